@@ -1,0 +1,240 @@
+/*
+ * The console device, #c: cons (the serial console, with a line
+ * editor), null, time, ps, sysstat, and power.  Also the kernel's own
+ * print and panic.
+ */
+#include "u.h"
+#include "mem.h"
+#include "dat.h"
+#include "fns.h"
+#include "x86.h"
+#include <stdarg.h>
+
+enum { Qcons = 1, Qnull, Qtime, Qps, Qsysstat, Qpower };
+
+static Dirtab consdir[] = {
+	{ "cons",	Qcons,		0,	0666 },
+	{ "null",	Qnull,		0,	0666 },
+	{ "time",	Qtime,		0,	0444 },
+	{ "ps",		Qps,		0,	0444 },
+	{ "sysstat",	Qsysstat,	0,	0444 },
+	{ "power",	Qpower,		0,	0222 },
+};
+
+enum { Ibuf = 512, CtlD = 4 };
+
+/* Typed input: [r, w) is ready to read, [w, e) is the line being edited. */
+static struct {
+	char	buf[Ibuf];
+	uint	r;
+	uint	w;
+	uint	e;
+} in;
+
+static void
+putc1(int c)
+{
+	if(c == '\n')
+		uartputc(0, '\r');
+	uartputc(0, c);
+	vgaputc(c);
+}
+
+void
+consputs(char *s, int n)
+{
+	int i;
+
+	for(i = 0; i < n; i++)
+		putc1(s[i]);
+}
+
+/* A character typed at the console (called at interrupt time). */
+void
+consinput(int c)
+{
+	switch(c){
+	case '\b':
+	case 0x7F:
+		if(in.e != in.w){
+			in.e--;
+			consputs("\b \b", 3);
+		}
+		return;
+	case '\r':
+		c = '\n';
+		break;
+	}
+	if(in.e - in.r >= Ibuf)
+		return;
+	in.buf[in.e++ % Ibuf] = c;
+	if(c != CtlD)
+		putc1(c);
+	if(c == '\n' || c == CtlD || in.e - in.r == Ibuf){
+		in.w = in.e;
+		wakeup(&in);
+	}
+}
+
+/* Read at most one line; an empty read at ^D is end of file. */
+long
+consreadline(char *buf, long n)
+{
+	long m = 0;
+	int c, s;
+
+	s = splhi();
+	while(in.r == in.w){
+		if(up->killed){
+			splx(s);
+			return seterr(EINTR, nil);
+		}
+		sleep(&in);
+	}
+	while(m < n && in.r != in.w){
+		c = in.buf[in.r++ % Ibuf];
+		if(c == CtlD){
+			if(m > 0)
+				in.r--;
+			break;
+		}
+		buf[m++] = c;
+		if(c == '\n')
+			break;
+	}
+	splx(s);
+	return m;
+}
+
+void
+print(char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	consputs(buf, n < (int)sizeof buf ? n : (int)sizeof buf - 1);
+}
+
+void
+panic(char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	cli();
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	print("panic: %s (from pc %#x)\n", buf, (uint)__builtin_return_address(0));
+	poweroff(1);
+}
+
+/*
+ * Power off.  QEMU's isa-debug-exit device (at port 0xf4) ends QEMU
+ * with exit code status*2+1; then QEMU's ACPI ports; then halt.
+ */
+void
+poweroff(int status)
+{
+	cli();
+	outl(0xF4, status);
+	outw(0x604, 0x2000);
+	outw(0xB004, 0x2000);
+	for(;;)
+		asm volatile("hlt");
+}
+
+static Chan*
+consattach(char *spec)
+{
+	USED(spec);
+	return devattach('c');
+}
+
+static int
+conswalk(Chan *c, char *name)
+{
+	return devwalk(c, name, consdir, nelem(consdir));
+}
+
+static int
+consstat(Chan *c, Dir *d)
+{
+	return devstat(c, d, consdir, nelem(consdir));
+}
+
+static int
+consopen(Chan *c, int omode)
+{
+	if(c->qid == QDIR && (omode & O_ACCMODE) != O_RDONLY)
+		return seterr(EISDIR, nil);
+	return 0;
+}
+
+static long
+consread(Chan *c, void *buf, long n, uvlong off)
+{
+	char tmp[NPROC*64];
+
+	switch(c->qid){
+	case QDIR:
+		return devdirread(c, buf, n, off, consdir, nelem(consdir));
+	case Qcons:
+		return consreadline(buf, n);
+	case Qnull:
+		return 0;
+	case Qtime:
+		snprintf(tmp, sizeof tmp, "%d %d\n", ticks, hz);
+		return readstr(off, buf, n, tmp);
+	case Qps:
+		procdump(tmp, sizeof tmp);
+		return readstr(off, buf, n, tmp);
+	case Qsysstat:
+		snprintf(tmp, sizeof tmp, "pages %d free %d heap %d\n",
+			pagestotal(), pagesfree(), heapinuse());
+		return readstr(off, buf, n, tmp);
+	}
+	return seterr(EACCES, "permission denied");
+}
+
+static long
+conswrite(Chan *c, void *buf, long n, uvlong off)
+{
+	char msg[32], *p;
+	int status;
+
+	USED(off);
+	switch(c->qid){
+	case Qcons:
+		consputs(buf, n);
+		return n;
+	case Qnull:
+		return n;
+	case Qpower:
+		if(n >= (long)sizeof msg)
+			return seterr(EINVAL, "bad control message");
+		memmove(msg, buf, n);
+		msg[n] = '\0';
+		if(iscmd(msg, n, "off"))
+			poweroff(0);
+		if(strncmp(msg, "off ", 4) != 0)
+			return seterr(EINVAL, "bad control message");
+		status = 0;
+		for(p = msg + 4; *p >= '0' && *p <= '9'; p++)
+			status = status*10 + *p - '0';
+		if(p == msg + 4 || !iscmd(p, n - (p - msg), ""))
+			return seterr(EINVAL, "bad control message");
+		poweroff(status);
+	}
+	return seterr(EACCES, "permission denied");
+}
+
+Dev consdevtab = {
+	'c', "cons",
+	nil, consattach, conswalk, consstat, consopen, nil,
+	consread, conswrite, nil, nil,
+};

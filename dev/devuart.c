@@ -1,0 +1,177 @@
+/*
+ * The 16550 serial ports, #t: eia0 (COM1, the console) and eia1
+ * (COM2, which QEMU can connect to a host file).  Output is polled;
+ * input arrives by interrupt: eia0's goes to the console's line
+ * editor, eia1's to a buffer that reads of eia1 drain.
+ */
+#include "u.h"
+#include "mem.h"
+#include "dat.h"
+#include "fns.h"
+#include "x86.h"
+
+enum {
+	Data	= 0,	/* registers, as offsets from the port's base */
+	Ier	= 1,
+	Fcr	= 2,
+	Lcr	= 3,
+	Mcr	= 4,
+	Lsr	= 5,
+	Dlab	= 0x80,	/* Lcr: divisor latch access */
+	Thre	= 0x20,	/* Lsr: transmitter ready */
+	Dr	= 0x01,	/* Lsr: data ready */
+	Qeia0	= 1,
+	Qeia1,
+	Ibuf	= 4096,
+};
+
+typedef struct Uart Uart;
+struct Uart {
+	ushort	base;		/* I/O port */
+	int	irq;
+	int	present;	/* the scratch-register test passed */
+	char	buf[Ibuf];	/* input not yet read (eia1) */
+	uint	r;		/* read position in buf */
+	uint	w;		/* write position in buf */
+};
+
+static Uart uart[2] = {
+	{ .base = 0x3F8, .irq = IRQuart0 },
+	{ .base = 0x2F8, .irq = IRQuart1 },
+};
+
+static Dirtab uartdir[] = {
+	{ "eia0",	Qeia0,	0,	0666 },
+	{ "eia1",	Qeia1,	0,	0666 },
+};
+
+/* 115200 baud, 8 data bits, no parity, FIFOs on, receive interrupts on. */
+void
+uartinit(void)
+{
+	Uart *u;
+
+	for(u = uart; u < uart + nelem(uart); u++){
+		outb(u->base + 7, 0x5A);
+		if(inb(u->base + 7) != 0x5A)
+			continue;
+		u->present = 1;
+		outb(u->base + Ier, 0);
+		outb(u->base + Lcr, Dlab);
+		outb(u->base + Data, 1);
+		outb(u->base + Ier, 0);
+		outb(u->base + Lcr, 0x03);
+		outb(u->base + Fcr, 0x07);
+		outb(u->base + Mcr, 0x0B);	/* DTR, RTS, and OUT2 to let interrupts through */
+		outb(u->base + Ier, 0x01);
+		inb(u->base + Data);
+		i8259enable(u->irq);
+	}
+}
+
+void
+uartputc(int port, int c)
+{
+	Uart *u = &uart[port];
+	int i;
+
+	if(!u->present)
+		return;
+	for(i = 0; i < 100000 && (inb(u->base + Lsr) & Thre) == 0; i++)
+		;
+	outb(u->base + Data, c);
+}
+
+void
+uartintr(int port)
+{
+	Uart *u = &uart[port];
+	int c;
+
+	while(inb(u->base + Lsr) & Dr){
+		c = inb(u->base + Data);
+		if(port == 0)
+			consinput(c);
+		else if(u->w - u->r < Ibuf)
+			u->buf[u->w++ % Ibuf] = c;
+	}
+	i8259eoi(u->irq);
+	if(port != 0)
+		wakeup(u);
+}
+
+static Chan*
+uartattach(char *spec)
+{
+	USED(spec);
+	return devattach('t');
+}
+
+static int
+uartwalk(Chan *c, char *name)
+{
+	return devwalk(c, name, uartdir, nelem(uartdir));
+}
+
+static int
+uartstat(Chan *c, Dir *d)
+{
+	return devstat(c, d, uartdir, nelem(uartdir));
+}
+
+static int
+uartopen(Chan *c, int omode)
+{
+	if(c->qid == QDIR && (omode & O_ACCMODE) != O_RDONLY)
+		return seterr(EISDIR, nil);
+	return 0;
+}
+
+/* eia0's input is the console's; eia1's is raw bytes, waited for. */
+static long
+uartread(Chan *c, void *buf, long n, uvlong off)
+{
+	Uart *u = &uart[1];
+	char *p = buf;
+	long m = 0;
+	int s;
+
+	switch(c->qid){
+	case QDIR:
+		return devdirread(c, buf, n, off, uartdir, nelem(uartdir));
+	case Qeia0:
+		return consreadline(buf, n);
+	}
+	s = splhi();
+	while(u->r == u->w){
+		if(up->killed){
+			splx(s);
+			return seterr(EINTR, nil);
+		}
+		sleep(u);
+	}
+	while(m < n && u->r != u->w)
+		p[m++] = u->buf[u->r++ % Ibuf];
+	splx(s);
+	return m;
+}
+
+static long
+uartwrite(Chan *c, void *buf, long n, uvlong off)
+{
+	uchar *p = buf;
+	long i;
+
+	USED(off);
+	if(c->qid == QDIR)
+		return seterr(EISDIR, nil);
+	for(i = 0; i < n; i++)
+		uartputc(c->qid == Qeia0 ? 0 : 1, p[i]);
+	return n;
+}
+
+Dev uartdevtab = {
+	't', "uart",
+	nil, uartattach, uartwalk, uartstat, uartopen, nil,
+	uartread, uartwrite, nil, nil,
+};

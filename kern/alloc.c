@@ -1,0 +1,175 @@
+/*
+ * Memory: whole physical pages for page tables, kernel stacks, pipes
+ * and user memory (pagealloc), and a heap for everything else
+ * (kmalloc).  The heap is a fixed arena in the kernel's bss, so that
+ * the count of free pages says exactly what processes hold.
+ */
+#include "u.h"
+#include "mem.h"
+#include "dat.h"
+#include "fns.h"
+
+/* The free pages, each one's first word pointing to the next. */
+static struct {
+	uintptr	*list;		/* first free page (virtual address) */
+	int	nfree;		/* pages on the list */
+	int	ntotal;		/* pages ever given to the list */
+} pages;
+
+/* Give the physical pages [lo, hi) to the allocator. */
+void
+pageinit(uintptr lo, uintptr hi)
+{
+	uintptr pa;
+
+	if(hi > PHYSMAX)
+		hi = PHYSMAX;
+	for(pa = ROUNDUP(lo, BY2PG); pa + BY2PG <= hi; pa += BY2PG){
+		pagefree(KADDR(pa));
+		pages.ntotal++;
+	}
+}
+
+/* A zeroed page, or nil if none is left. */
+void*
+pagealloc(void)
+{
+	uintptr *p;
+	int s;
+
+	s = splhi();
+	p = pages.list;
+	if(p != nil){
+		pages.list = (uintptr*)*p;
+		pages.nfree--;
+	}
+	splx(s);
+	if(p != nil)
+		memset(p, 0, BY2PG);
+	return p;
+}
+
+void
+pagefree(void *v)
+{
+	uintptr *p = v;
+	int s;
+
+	if((uintptr)v % BY2PG || (uintptr)v < KZERO)
+		panic("pagefree %p", v);
+	s = splhi();
+	*p = (uintptr)pages.list;
+	pages.list = p;
+	pages.nfree++;
+	splx(s);
+}
+
+int
+pagesfree(void)
+{
+	return pages.nfree;
+}
+
+int
+pagestotal(void)
+{
+	return pages.ntotal;
+}
+
+/*
+ * The heap: K&R's first-fit allocator over a fixed arena.  Each block
+ * starts with a header giving its size in units; free blocks form a
+ * circular list in address order, so that freeing coalesces.
+ */
+typedef union Header Header;
+union Header {
+	struct {
+		Header	*next;	/* next free block */
+		uint	size;	/* in units of sizeof(Header) */
+	};
+	uvlong	align;
+};
+
+enum { HEAPSIZE = 8*1024*1024 };
+
+static Header	arena[HEAPSIZE/sizeof(Header)];
+static Header	base;		/* the list's anchor, size 0 */
+static Header	*freep;		/* where the last search ended */
+static uint	heapused;	/* units handed out */
+
+void*
+kmalloc(uint nbytes)
+{
+	Header *p, *prev;
+	uint nunits;
+	int s;
+
+	if(nbytes > HEAPSIZE)
+		return nil;
+	nunits = (nbytes + sizeof(Header) - 1)/sizeof(Header) + 1;
+	s = splhi();
+	if(freep == nil){
+		arena[0].size = nelem(arena);
+		arena[0].next = &base;
+		base.next = &arena[0];
+		freep = &base;
+	}
+	prev = freep;
+	for(p = prev->next;; prev = p, p = p->next){
+		if(p->size >= nunits){
+			if(p->size == nunits)
+				prev->next = p->next;
+			else{
+				p->size -= nunits;
+				p += p->size;
+				p->size = nunits;
+			}
+			freep = prev;
+			heapused += nunits;
+			splx(s);
+			memset(p + 1, 0, (nunits - 1)*sizeof(Header));
+			return p + 1;
+		}
+		if(p == freep){
+			splx(s);
+			return nil;
+		}
+	}
+}
+
+void
+kfree(void *v)
+{
+	Header *bp, *p;
+	int s;
+
+	if(v == nil)
+		return;
+	bp = (Header*)v - 1;
+	if(bp < arena || bp >= arena + nelem(arena))
+		panic("kfree %p", v);
+	s = splhi();
+	heapused -= bp->size;
+	for(p = freep; !(bp > p && bp < p->next); p = p->next)
+		if(p >= p->next && (bp > p || bp < p->next))
+			break;
+	if(bp + bp->size == p->next){
+		bp->size += p->next->size;
+		bp->next = p->next->next;
+	}else
+		bp->next = p->next;
+	if(p + p->size == bp){
+		p->size += bp->size;
+		p->next = bp->next;
+	}else
+		p->next = bp;
+	freep = p;
+	splx(s);
+}
+
+/* Bytes of heap in use, headers included. */
+uint
+heapinuse(void)
+{
+	return heapused*sizeof(Header);
+}

@@ -1,0 +1,326 @@
+/*
+ * Names: channels, the mount table that bind fills, and namec, which
+ * turns a path into a channel.  Paths are made absolute and cleaned
+ * (".." removed lexically, as Plan 9 does) before they are walked, so
+ * ".." never needs the devices' help.  There is one name space, shared
+ * by all processes.
+ */
+#include "u.h"
+#include "mem.h"
+#include "dat.h"
+#include "fns.h"
+
+static Mount	mounts[NMOUNT];
+static Chan	*rootchan;	/* the root file system's root */
+
+Chan*
+newchan(int type, int dev, uint qid)
+{
+	Chan *c;
+
+	if((c = kmalloc(sizeof *c)) == nil)
+		return nil;
+	c->ref = 1;
+	c->type = type;
+	c->dev = dev;
+	c->qid = qid;
+	c->mode = -1;
+	return c;
+}
+
+void
+incref(Chan *c)
+{
+	int s = splhi();
+
+	c->ref++;
+	splx(s);
+}
+
+void
+cclose(Chan *c)
+{
+	int s = splhi(), last;
+
+	last = --c->ref == 0;
+	splx(s);
+	if(!last)
+		return;
+	if(c->mode >= 0 && devtab[c->type]->close != nil)
+		devtab[c->type]->close(c);
+	kfree(c);
+}
+
+/* A new, unopened channel to the same file. */
+Chan*
+cclone(Chan *c)
+{
+	Chan *nc;
+
+	if((nc = newchan(c->type, c->dev, c->qid)) == nil)
+		return nil;
+	nc->aux = c->aux;
+	nc->mnt = c->mnt;
+	return nc;
+}
+
+static int
+eqchan(Chan *a, Chan *b)
+{
+	return a->type == b->type && a->dev == b->dev && a->qid == b->qid;
+}
+
+static Mount*
+findmount(Chan *c)
+{
+	Mount *m;
+
+	for(m = mounts; m < mounts + NMOUNT; m++)
+		if(m->from != nil && eqchan(m->from, c))
+			return m;
+	return nil;
+}
+
+/* If something is bound over c, the first directory of that union instead. */
+static Chan*
+domount(Chan *c)
+{
+	Mount *m;
+	Chan *nc;
+
+	if((m = findmount(c)) == nil || (nc = cclone(m->to[0])) == nil)
+		return c;
+	nc->mnt = m;
+	cclose(c);
+	return nc;
+}
+
+/* The directories to search when walking from c: a union's, or c alone. */
+int
+unionof(Chan *c, Chan **dirs)
+{
+	int i;
+
+	if(c->mnt == nil){
+		dirs[0] = c;
+		return 1;
+	}
+	for(i = 0; i < c->mnt->n; i++)
+		dirs[i] = c->mnt->to[i];
+	return c->mnt->n;
+}
+
+/* Walk c one element down; on success c is closed and the new channel returned. */
+static Chan*
+walk1(Chan *c, char *elem)
+{
+	Chan *dirs[NUNION], *nc;
+	int i, n;
+
+	if((c->qid & QDIR) == 0){
+		seterr(ENOTDIR, nil);
+		return nil;
+	}
+	n = unionof(c, dirs);
+	for(i = 0; i < n; i++){
+		if((nc = cclone(dirs[i])) == nil){
+			seterr(ENOMEM, nil);
+			return nil;
+		}
+		nc->mnt = nil;
+		if(devtab[nc->type]->walk(nc, elem) == 0){
+			cclose(c);
+			return domount(nc);
+		}
+		cclose(nc);
+	}
+	seterr(ENOENT, nil);
+	return nil;
+}
+
+/*
+ * Make path absolute (relative to dot) and clean: no "." or empty
+ * elements, and ".." applied to what precedes it.  A "#x" device
+ * path stays rooted at its device.
+ */
+int
+cleanpath(char *dst, char *dot, char *path)
+{
+	char tmp[PATHMAX], *p, *q, *elem;
+	int n, root;
+
+	if(path[0] == '/' || path[0] == '#')
+		n = snprintf(tmp, sizeof tmp, "%s", path);
+	else
+		n = snprintf(tmp, sizeof tmp, "%s/%s", dot, path);
+	if(n >= PATHMAX)
+		return seterr(ENAMETOOLONG, nil);
+	q = dst;
+	p = tmp;
+	if(*p == '#'){
+		while(*p && *p != '/')
+			*q++ = *p++;
+	}
+	root = q - dst;
+	while(*p){
+		while(*p == '/')
+			p++;
+		elem = p;
+		while(*p && *p != '/')
+			p++;
+		n = p - elem;
+		if(n == 0 || (n == 1 && elem[0] == '.'))
+			continue;
+		if(n == 2 && elem[0] == '.' && elem[1] == '.'){
+			while(q > dst + root && *--q != '/')
+				;
+			continue;
+		}
+		if(n >= NAMELEN)
+			return seterr(ENAMETOOLONG, nil);
+		*q++ = '/';
+		memmove(q, elem, n);
+		q += n;
+	}
+	if(q == dst + root && root == 0)
+		*q++ = '/';
+	*q = '\0';
+	return 0;
+}
+
+/*
+ * The channel for path, not open.  If parent is not nil, stop one
+ * element short and put that last element in parent, for create.
+ */
+Chan*
+namec(char *path, char *last)
+{
+	char clean[PATHMAX], *p, *e;
+	Chan *c;
+	int i;
+
+	if(cleanpath(clean, up ? up->dot : "/", path) < 0)
+		return nil;
+	p = clean;
+	if(*p == '#'){
+		for(i = 0; devtab[i] != nil; i++)
+			if(devtab[i]->dc == p[1])
+				break;
+		if(devtab[i] == nil || p[1] == '\0'){
+			seterr(ENOENT, "unknown device");
+			return nil;
+		}
+		p += 2;
+		while(*p && *p != '/')
+			p++;
+		c = devtab[i]->attach("");
+	}else
+		c = cclone(rootchan);
+	if(c == nil)
+		return nil;
+	c = domount(c);
+	while(*p == '/'){
+		e = strchr(p + 1, '/');
+		if(e == nil && last != nil){
+			if(p[1] == '\0')
+				break;
+			strcpy(last, p + 1);
+			return c;
+		}
+		if(e != nil)
+			*e = '\0';
+		if(p[1] != '\0' && (c = walk1(c, p + 1)) == nil)
+			return nil;
+		if(e == nil)
+			break;
+		*e = '/';
+		p = e;
+	}
+	if(last != nil){
+		cclose(c);
+		seterr(EEXIST, "cannot create the root");
+		return nil;
+	}
+	return c;
+}
+
+/*
+ * bind new old: old now shows new (MREPL), or a union of both
+ * (MBEFORE: new first, MAFTER: old first).  Binding a directory that
+ * is already in the union changes nothing.
+ */
+int
+kbind(char *new, char *old, int flag)
+{
+	Chan *cn, *co, *dirs[NUNION], *u[NUNION];
+	Mount *m, *free;
+	int i, n, nu;
+
+	if(flag != MREPL && flag != MBEFORE && flag != MAFTER)
+		return seterr(EINVAL, "bad bind flag");
+	if((cn = namec(new, nil)) == nil)
+		return -1;
+	if((co = namec(old, nil)) == nil){
+		cclose(cn);
+		return -1;
+	}
+	if((cn->qid & QDIR) != (co->qid & QDIR)){
+		cclose(cn);
+		cclose(co);
+		return seterr(ENOTDIR, "bind: directory and file");
+	}
+	cn->mnt = nil;
+	nu = 0;
+	if(flag == MBEFORE)
+		u[nu++] = cn;
+	if(flag != MREPL){
+		n = unionof(co, dirs);
+		for(i = 0; i < n; i++){
+			if(eqchan(dirs[i], cn))
+				continue;
+			if(nu == NUNION - 1)
+				break;
+			u[nu++] = dirs[i];
+		}
+	}
+	if(flag != MBEFORE)
+		u[nu++] = cn;
+	m = co->mnt;
+	if(m == nil){
+		free = nil;
+		for(m = mounts; m < mounts + NMOUNT; m++)
+			if(m->from == nil){
+				free = m;
+				break;
+			}
+		if((m = free) == nil){
+			cclose(cn);
+			cclose(co);
+			return seterr(ENOMEM, "mount table full");
+		}
+		m->from = cclone(co);
+		m->from->mnt = nil;
+		if(m->from == nil){
+			cclose(cn);
+			cclose(co);
+			return seterr(ENOMEM, nil);
+		}
+		m->n = 0;
+	}
+	for(i = 0; i < nu; i++)
+		if(u[i] != cn)
+			incref(u[i]);
+	for(i = 0; i < m->n; i++)
+		cclose(m->to[i]);
+	for(i = 0; i < nu; i++)
+		m->to[i] = u[i];
+	m->n = nu;
+	cclose(co);
+	return 0;
+}
+
+void
+chaninit(Chan *root)
+{
+	rootchan = root;
+}

@@ -1,0 +1,162 @@
+/*
+ * The kernel's data structures: processes, channels, devices, the
+ * trap frame.  Plan 9's names where there is one.
+ */
+#include "sys.h"
+#include "errno.h"
+
+typedef struct Chan	Chan;
+typedef struct Context	Context;
+typedef struct Dev	Dev;
+typedef struct Dirtab	Dirtab;
+typedef struct Mount	Mount;
+typedef struct Proc	Proc;
+typedef struct Ureg	Ureg;
+typedef struct Dir	Dir;
+
+enum {
+	NPROC	= 64,	/* processes at once */
+	NFD	= 32,	/* open files per process */
+	NMOUNT	= 32,	/* mount points */
+	NUNION	= 8,	/* directories in one union */
+	MAXARG	= 32,	/* arguments to exec */
+	PATHMAX	= 256,	/* longest path */
+};
+
+/*
+ * What the trap entry code (kern/trapasm.asm) pushes: the general
+ * registers, the segment registers, the trap number and error code,
+ * then what the processor pushed.  esp and ss are there only for a trap
+ * from user mode.
+ */
+struct Ureg {
+	uint	di;
+	uint	si;
+	uint	bp;
+	uint	ksp;		/* esp as pusha saw it: unused */
+	uint	bx;
+	uint	dx;
+	uint	cx;
+	uint	ax;
+	uint	gs;
+	uint	fs;
+	uint	es;
+	uint	ds;
+	uint	trap;		/* vector number */
+	uint	ecode;		/* error code, or 0 */
+	uint	pc;		/* eip */
+	uint	cs;
+	uint	flags;
+	uint	sp;		/* user esp */
+	uint	ss;
+};
+
+#define UREGUSER(u)	(((u)->cs & 3) == 3)
+
+/* The registers swtch saves: the callee-saved ones, then its return pc. */
+struct Context {
+	uint	di;
+	uint	si;
+	uint	bx;
+	uint	bp;
+	uint	pc;
+};
+
+/*
+ * A channel: one file of one device, walked to and maybe open.
+ * Open files in the fd table, the current directory and mount
+ * points are all channels, shared by counting references.
+ */
+#define QDIR	0x80000000	/* qid bit: the file is a directory */
+
+struct Chan {
+	int	ref;		/* references to this channel */
+	int	type;		/* index into devtab */
+	int	dev;		/* instance of the device */
+	uint	qid;		/* file within the device; QDIR for a directory */
+	int	mode;		/* O_RDONLY etc. once open, -1 before */
+	uvlong	offset;		/* next byte read or written */
+	void	*aux;		/* the device's own state */
+	Mount	*mnt;		/* union to read through, if a mount point */
+};
+
+/* One bind: a directory, and what now stands in its place. */
+struct Mount {
+	Chan	*from;		/* the directory bound over; nil if slot free */
+	Chan	*to[NUNION];	/* the union, searched in order */
+	int	n;		/* entries in to */
+};
+
+/* A file in a simple device's directory. */
+struct Dirtab {
+	char	name[NAMELEN];
+	uint	qid;
+	uint	length;		/* what stat reports */
+	uint	perm;
+};
+
+/*
+ * A device: its letter and its operations.  Operations that fail call
+ * seterr and return -1 (or nil).
+ */
+struct Dev {
+	int	dc;		/* letter after '#' */
+	char	*name;
+	void	(*init)(void);
+	Chan*	(*attach)(char *spec);
+	int	(*walk)(Chan*, char *name);	/* move c to name within it */
+	int	(*stat)(Chan*, Dir*);
+	int	(*open)(Chan*, int omode);
+	int	(*create)(Chan*, char *name, int omode, uint perm);
+	long	(*read)(Chan*, void*, long, uvlong);
+	long	(*write)(Chan*, void*, long, uvlong);
+	void	(*close)(Chan*);
+	int	(*remove)(Chan*);
+};
+
+enum { Unused, Embryo, Sleeping, Runnable, Running, Zombie };
+
+/* profil(2) settings of one process */
+typedef struct Profil {
+	uintptr	buf;		/* user address of the counters; 0 when off */
+	uint	size;		/* bytes of counters */
+	uint	offset;		/* lowest pc counted */
+	uint	scale;		/* 16.16 fixed point, as the man page */
+} Profil;
+
+/* pcsample(2) state of one process */
+typedef struct Pcsample {
+	uintptr	buf;		/* user address of the samples; 0 when off */
+	uint	max;		/* room in buf, in samples */
+	uint	n;		/* stored so far in this invocation */
+	int	called;		/* pcsample has been called since exec */
+} Pcsample;
+
+struct Proc {
+	int	pid;
+	int	state;
+	char	name[NAMELEN];	/* the program's name, for ps and faults */
+	pte_t	*pgdir;		/* page directory */
+	uintptr	hbase;		/* start of the heap: the end of bss */
+	uintptr	brk;		/* end of the heap */
+	char	*kstack;	/* bottom of the kernel stack */
+	Ureg	*ureg;		/* the trap frame of the last entry from user mode */
+	Context	*context;	/* where swtch left it */
+	Proc	*parent;
+	int	status;		/* exit status, for wait */
+	int	killed;		/* die on the way back to user mode */
+	void	*wchan;		/* what it sleeps on */
+	uint	wakeup;		/* tick at which sleep(ms) ends */
+	Chan	*fd[NFD];
+	char	dot[PATHMAX];	/* current directory, a clean absolute path */
+	int	errno;		/* of the system call in progress */
+	char	err[ERRMAX];	/* text of the last error */
+	Profil	prof;
+	Pcsample	pcs;
+};
+
+extern Proc	*up;		/* the process running now, or nil */
+extern Dev	*devtab[];
+extern uint	ticks;		/* clock ticks since boot */
+extern int	hz;
+extern char	text[], etext[], end[];

@@ -1,0 +1,228 @@
+/*
+ * exec: replace the current process's memory with a static ELF32
+ * program read from a file, arguments on the new stack.  Everything is
+ * built in a new page directory first, so a bad file leaves the
+ * process as it was.
+ */
+#include "u.h"
+#include "mem.h"
+#include "dat.h"
+#include "fns.h"
+
+enum { Elfmag = 0x464C457F, Ptload = 1, Pfw = 2 };
+
+typedef struct Ehdr Ehdr;
+struct Ehdr {
+	uint	magic;
+	uchar	ident[12];
+	ushort	type;
+	ushort	machine;
+	uint	version;
+	uint	entry;
+	uint	phoff;
+	uint	shoff;
+	uint	flags;
+	ushort	ehsize;
+	ushort	phentsize;
+	ushort	phnum;
+	ushort	shentsize;
+	ushort	shnum;
+	ushort	shstrndx;
+};
+
+typedef struct Phdr Phdr;
+struct Phdr {
+	uint	type;
+	uint	offset;
+	uint	vaddr;
+	uint	paddr;
+	uint	filesz;
+	uint	memsz;
+	uint	flags;
+	uint	align;
+};
+
+/* Read exactly n bytes at off, or fail with ENOEXEC. */
+static int
+readn(Chan *c, void *buf, uint n, uint off)
+{
+	if(devtab[c->type]->read(c, buf, n, off) != (long)n)
+		return seterr(ENOEXEC, "exec: truncated program");
+	return 0;
+}
+
+/* Copy n bytes of kernel memory to user address va in pd. */
+int
+copyto(pte_t *pd, uintptr va, void *src, uint n)
+{
+	char *s = src, *d;
+	uint m;
+
+	while(n > 0){
+		if((d = uaddr(pd, va, 1)) == nil)
+			return seterr(EFAULT, nil);
+		m = BY2PG - va % BY2PG;
+		if(m > n)
+			m = n;
+		memmove(d, s, m);
+		va += m;
+		s += m;
+		n -= m;
+	}
+	return 0;
+}
+
+/* Load the segments of the program on c into pd; returns the end of its memory. */
+static long
+loadsegs(Chan *c, Ehdr *eh, pte_t *pd)
+{
+	static char buf[BY2PG];
+	Phdr ph;
+	uint i, off, n;
+	uintptr top = UTZERO;
+
+	for(i = 0; i < eh->phnum; i++){
+		if(readn(c, &ph, sizeof ph, eh->phoff + i*sizeof ph) < 0)
+			return -1;
+		if(ph.type != Ptload || ph.memsz == 0)
+			continue;
+		if(ph.filesz > ph.memsz || ph.vaddr < UTZERO
+		|| ph.memsz > USTACK - ph.vaddr || ph.vaddr > USTACK)
+			return seterr(ENOEXEC, "exec: bad segment");
+		if(mapuser(pd, ph.vaddr, ph.vaddr + ph.memsz) < 0)
+			return seterr(ENOMEM, nil);
+		for(off = 0; off < ph.filesz; off += n){
+			n = ph.filesz - off < BY2PG ? ph.filesz - off : BY2PG;
+			if(readn(c, buf, n, ph.offset + off) < 0
+			|| copyto(pd, ph.vaddr + off, buf, n) < 0)
+				return -1;
+		}
+		if((ph.flags & Pfw) == 0)
+			protectuser(pd, ph.vaddr, ph.vaddr + ph.memsz);
+		if(ph.vaddr + ph.memsz > top)
+			top = ph.vaddr + ph.memsz;
+	}
+	return ROUNDUP(top, BY2PG);
+}
+
+/*
+ * Lay out argc, argv and the strings at the top of the stack; returns
+ * the new stack pointer, which points at argc, or 0.
+ */
+static uintptr
+pushargs(pte_t *pd, char **argv)
+{
+	uintptr sp = USTACKTOP, uargv[MAXARG + 1];
+	int argc, n;
+
+	for(argc = 0; argv[argc] != nil; argc++){
+		n = strlen(argv[argc]) + 1;
+		sp -= n;
+		if(copyto(pd, sp, argv[argc], n) < 0)
+			return 0;
+		uargv[argc] = sp;
+	}
+	uargv[argc] = 0;
+	sp = ROUNDDOWN(sp, 4) - (argc + 1)*4;
+	if(copyto(pd, sp, uargv, (argc + 1)*4) < 0)
+		return 0;
+	uargv[0] = argc;
+	uargv[1] = sp;
+	sp -= 8;
+	if(copyto(pd, sp, uargv, 8) < 0)
+		return 0;
+	return sp;
+}
+
+int
+kexec(char *path, char **argv)
+{
+	Ehdr eh;
+	Chan *c;
+	pte_t *pd, *old;
+	long top;
+	uintptr sp;
+	char *name;
+
+	if((c = namec(path, nil)) == nil)
+		return -1;
+	if(c->qid & QDIR){
+		cclose(c);
+		return seterr(EACCES, "exec: a directory");
+	}
+	pd = nil;
+	if(readn(c, &eh, sizeof eh, 0) < 0)
+		goto bad;
+	if(eh.magic != Elfmag || eh.ident[0] != 1 || eh.machine != 3 || eh.type != 2
+	|| eh.phentsize != sizeof(Phdr)){
+		seterr(ENOEXEC, "exec: not an i386 executable");
+		goto bad;
+	}
+	if((pd = newpgdir()) == nil){
+		seterr(ENOMEM, nil);
+		goto bad;
+	}
+	if((top = loadsegs(c, &eh, pd)) < 0)
+		goto bad;
+	if(mapuser(pd, USTACK, USTACKTOP) < 0){
+		seterr(ENOMEM, nil);
+		goto bad;
+	}
+	if((sp = pushargs(pd, argv)) == 0)
+		goto bad;
+	cclose(c);
+
+	name = strrchr(path, '/');
+	strlcpy(up->name, name ? name + 1 : path, NAMELEN);
+	old = up->pgdir;
+	up->pgdir = pd;
+	switchuvm(up);
+	if(old != nil)
+		freepgdir(old);
+	up->hbase = up->brk = top;
+	memset(&up->prof, 0, sizeof up->prof);
+	memset(&up->pcs, 0, sizeof up->pcs);
+	memset(up->ureg, 0, sizeof *up->ureg);
+	up->ureg->pc = eh.entry;
+	up->ureg->sp = sp;
+	up->ureg->cs = UCSEG;
+	up->ureg->ds = up->ureg->es = up->ureg->fs = up->ureg->gs = up->ureg->ss = UDSEG;
+	up->ureg->flags = 0x200;
+	return 0;
+bad:
+	if(pd != nil)
+		freepgdir(pd);
+	cclose(c);
+	return -1;
+}
+
+/* exec(path, argv): copy the path and arguments in, then kexec. */
+long
+sysexec(uint *arg)
+{
+	static char strs[4096];
+	char path[PATHMAX], *argv[MAXARG + 1];
+	uintptr *ua;
+	uint n, used = 0;
+	int i;
+
+	if(fetchstr(arg[0], path, PATHMAX) < 0)
+		return -1;
+	for(i = 0;; i++){
+		if(i == MAXARG)
+			return seterr(E2BIG, nil);
+		if((ua = uaddr(up->pgdir, arg[1] + 4*i, 0)) == nil || (arg[1] + 4*i) % 4)
+			return seterr(EFAULT, nil);
+		if(*ua == 0)
+			break;
+		if(fetchstr(*ua, strs + used, sizeof strs - used) < 0)
+			return seterr(up->errno == ENAMETOOLONG ? E2BIG : EFAULT, nil);
+		argv[i] = strs + used;
+		n = strlen(argv[i]) + 1;
+		used += n;
+	}
+	argv[i] = nil;
+	if(kexec(path, argv) < 0)
+		return -1;
+	return 0;
+}

@@ -1,0 +1,111 @@
+/*
+ * main: from the boot loader's hand-off to the first process.  The
+ * boot loader (GRUB or QEMU's -kernel, both multiboot v1) passes the
+ * memory size, the command line (hz=N) and the modules: the first is
+ * the root file system archive, any others appear as /boot/NAME.
+ */
+#include "u.h"
+#include "mem.h"
+#include "dat.h"
+#include "fns.h"
+
+enum { Mbmagic = 0x2BADB002, Mbmem = 1<<0, Mbcmdline = 1<<2, Mbmods = 1<<3 };
+
+typedef struct Mbinfo Mbinfo;
+struct Mbinfo {
+	uint	flags;		/* which fields below are valid */
+	uint	memlower;	/* KB below 1 MB */
+	uint	memupper;	/* KB above 1 MB */
+	uint	bootdev;
+	uint	cmdline;	/* physical address of a string */
+	uint	nmods;
+	uint	mods;		/* physical address of Mbmod[nmods] */
+};
+
+typedef struct Mbmod Mbmod;
+struct Mbmod {
+	uint	start;		/* physical addresses of the module */
+	uint	end;
+	uint	string;		/* its command line, e.g. "root.tar" */
+	uint	pad;
+};
+
+/* hz=N from the kernel command line, if it is there and sensible. */
+static void
+parsecmdline(char *s)
+{
+	char *p;
+	int n = 0;
+
+	if((p = strstr(s, "hz=")) == nil || (p != s && p[-1] != ' '))
+		return;
+	for(p += 3; *p >= '0' && *p <= '9' && n <= 10000; p++)
+		n = n*10 + *p - '0';
+	if(n < 50 || n > 10000 || (*p != '\0' && *p != ' ')){
+		print("hz must be 50 to 10000: using %d\n", hz);
+		return;
+	}
+	hz = n;
+}
+
+/* Put the boot modules in the root file system. */
+static void
+loadmods(Mbinfo *mb)
+{
+	Mbmod *m;
+	char path[PATHMAX], *name;
+	uint i;
+
+	if((mb->flags & Mbmods) == 0 || mb->nmods == 0)
+		panic("no root file system module");
+	m = KADDR(mb->mods);
+	rootload(KADDR(m[0].start), m[0].end - m[0].start);
+	for(i = 1; i < mb->nmods; i++){
+		name = m[i].string ? KADDR(m[i].string) : "module";
+		if(strrchr(name, '/') != nil)
+			name = strrchr(name, '/') + 1;
+		snprintf(path, sizeof path, "boot/%s", name);
+		rootfile(path, KADDR(m[i].start), m[i].end - m[i].start);
+	}
+}
+
+/* The top of physical memory, and the end of what the boot loader placed there. */
+static void
+meminit(Mbinfo *mb)
+{
+	Mbmod *m;
+	uint top = 64*1024*1024, lo = PADDR(end), i;
+
+	if(mb->flags & Mbmem)
+		top = (mb->memupper + 1024) * 1024;
+	if(mb->flags & Mbmods)
+		for(i = 0, m = KADDR(mb->mods); i < mb->nmods; i++)
+			if(m[i].end > lo && m[i].end < top)
+				lo = m[i].end;
+	pageinit(lo, top);
+}
+
+void
+main(uint magic, Mbinfo *mb)
+{
+	uartinit();
+	print("\nkprof kernel: booting\n");
+	if(magic != Mbmagic)
+		panic("not loaded by a multiboot loader (magic %#x)", magic);
+	if(mb->flags & Mbcmdline)
+		parsecmdline(KADDR(mb->cmdline));
+	meminit(mb);
+	mmuinit();
+	trapinit();
+	i8259init();
+	devinit();
+	loadmods(mb);
+	chaninit(devattach('/'));
+	if(kbind("#c", "/dev", MAFTER) < 0 || kbind("#t", "/dev", MAFTER) < 0
+	|| kbind("#T", "/dev", MAFTER) < 0)
+		panic("cannot build /dev");
+	clockinit();
+	print("%d MB, %d free pages, hz %d\n", pagestotal()*BY2PG >> 20, pagesfree(), hz);
+	userinit();
+	scheduler();
+}

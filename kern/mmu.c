@@ -1,0 +1,247 @@
+/*
+ * The x86 memory management unit: segments (flat, plus the TSS that
+ * gives the kernel stack for traps from user mode) and the page tables
+ * of user address spaces.  The kernel half of every page directory is
+ * the same: physical memory mapped at KZERO with 4 MB pages.  User
+ * memory is mapped with 4 KB pages; the kernel only ever touches it
+ * after checking these tables (okuser, uaddr).
+ */
+#include "u.h"
+#include "mem.h"
+#include "dat.h"
+#include "fns.h"
+#include "x86.h"
+
+static uvlong	gdt[6];
+static uint	tss[26];	/* the 104-byte TSS: only esp0, ss0 and the I/O map base matter */
+static pte_t	*kpgdir;	/* the kernel half alone, for when no process runs */
+extern pte_t	bootpgdir[];
+
+/* A segment descriptor: base, limit (in 4 KB units if gran), access byte. */
+static uvlong
+segdesc(uint base, uint limit, uint access, int gran)
+{
+	uint lo, hi;
+
+	lo = (base << 16) | (limit & 0xFFFF);
+	hi = (base & 0xFF000000) | ((gran ? 0xC : 0x4) << 20) | (limit & 0xF0000)
+		| (access << 8) | ((base >> 16) & 0xFF);
+	return (uvlong)hi << 32 | lo;
+}
+
+void
+mmuinit(void)
+{
+	struct { ushort limit; uint base; } __attribute__((packed)) gdtr;
+	int i;
+
+	gdt[KCSEG>>3] = segdesc(0, 0xFFFFF, 0x9A, 1);
+	gdt[KDSEG>>3] = segdesc(0, 0xFFFFF, 0x92, 1);
+	gdt[UCSEG>>3] = segdesc(0, 0xFFFFF, 0xFA, 1);
+	gdt[UDSEG>>3] = segdesc(0, 0xFFFFF, 0xF2, 1);
+	gdt[TSSSEG>>3] = segdesc((uint)tss, sizeof tss - 1, 0x89, 0);
+	gdt[TSSSEG>>3] &= ~((uvlong)0x4 << 52);	/* a TSS descriptor has no D bit */
+	tss[2] = KDSEG;				/* ss0 */
+	((ushort*)tss)[51] = sizeof tss;	/* no I/O permission map */
+	gdtr.limit = sizeof gdt - 1;
+	gdtr.base = (uint)gdt;
+	asm volatile("lgdt %0\n"
+		"ljmp %1, $1f\n"
+		"1: movw %w2, %%ax\n"
+		"movw %%ax, %%ds; movw %%ax, %%es; movw %%ax, %%ss\n"
+		"movw %%ax, %%fs; movw %%ax, %%gs\n"
+		"ltr %w3"
+		: : "m"(gdtr), "i"(KCSEG), "r"(KDSEG), "r"(TSSSEG) : "eax", "memory");
+
+	/* From here on the first 4 MB are no longer mapped at 0. */
+	kpgdir = pagealloc();
+	for(i = PDX(KZERO); i < 1024; i++)
+		kpgdir[i] = bootpgdir[i];
+	lcr3(PADDR(kpgdir));
+}
+
+/* A new page directory with the kernel mapped and no user memory. */
+pte_t*
+newpgdir(void)
+{
+	pte_t *pd;
+
+	pd = pagealloc();
+	if(pd != nil)
+		memmove(pd + PDX(KZERO), kpgdir + PDX(KZERO), (1024 - PDX(KZERO))*sizeof(pte_t));
+	return pd;
+}
+
+/* The page table entry for user address va, making the table if alloc. */
+static pte_t*
+walkpgdir(pte_t *pd, uintptr va, int alloc)
+{
+	pte_t *pt;
+
+	if(va >= KZERO)
+		return nil;
+	if(pd[PDX(va)] & PTEP)
+		pt = KADDR(PTEADDR(pd[PDX(va)]));
+	else{
+		if(!alloc || (pt = pagealloc()) == nil)
+			return nil;
+		pd[PDX(va)] = PADDR(pt) | PTEP | PTEW | PTEU;
+	}
+	return &pt[PTX(va)];
+}
+
+/* Unmap and free the user pages in [lo, hi). */
+void
+unmapuser(pte_t *pd, uintptr lo, uintptr hi)
+{
+	uintptr va;
+	pte_t *pte;
+
+	for(va = ROUNDDOWN(lo, BY2PG); va < hi && va < KZERO; va += BY2PG){
+		if((pd[PDX(va)] & PTEP) == 0){
+			va = ROUNDDOWN(va, BY2BIGPG) + BY2BIGPG - BY2PG;
+			continue;
+		}
+		pte = walkpgdir(pd, va, 0);
+		if(*pte & PTEP){
+			pagefree(KADDR(PTEADDR(*pte)));
+			*pte = 0;
+		}
+	}
+	if(pd == (up ? up->pgdir : nil))
+		lcr3(PADDR(pd));	/* flush the TLB */
+}
+
+/*
+ * Map fresh zeroed user pages over [lo, hi); pages already there are
+ * kept, and made writable.  On failure the pages it added are freed.
+ */
+int
+mapuser(pte_t *pd, uintptr lo, uintptr hi)
+{
+	uintptr va;
+	pte_t *pte;
+	void *pg;
+
+	if(hi > KZERO || lo > hi)
+		return -1;
+	for(va = ROUNDDOWN(lo, BY2PG); va < hi; va += BY2PG){
+		pte = walkpgdir(pd, va, 1);
+		if(pte == nil)
+			goto fail;
+		if(*pte & PTEP){
+			*pte |= PTEW;
+			continue;
+		}
+		if((pg = pagealloc()) == nil)
+			goto fail;
+		*pte = PADDR(pg) | PTEP | PTEW | PTEU;
+	}
+	return 0;
+fail:
+	unmapuser(pd, lo, va);
+	return -1;
+}
+
+/* Make the user pages over [lo, hi) read-only. */
+void
+protectuser(pte_t *pd, uintptr lo, uintptr hi)
+{
+	uintptr va;
+	pte_t *pte;
+
+	for(va = ROUNDDOWN(lo, BY2PG); va < hi; va += BY2PG)
+		if((pte = walkpgdir(pd, va, 0)) != nil)
+			*pte &= ~PTEW;
+}
+
+/* Free a page directory and all the user memory and page tables under it. */
+void
+freepgdir(pte_t *pd)
+{
+	uint i;
+
+	unmapuser(pd, 0, KZERO);
+	for(i = 0; i < PDX(KZERO); i++)
+		if(pd[i] & PTEP)
+			pagefree(KADDR(PTEADDR(pd[i])));
+	pagefree(pd);
+}
+
+/* A copy of a user address space, for fork; nil if memory ran out. */
+pte_t*
+copypgdir(pte_t *pd)
+{
+	pte_t *npd, *pte, *npte;
+	uintptr va;
+	void *pg;
+
+	if((npd = newpgdir()) == nil)
+		return nil;
+	for(va = 0; va < KZERO; va += BY2PG){
+		if((pd[PDX(va)] & PTEP) == 0){
+			va += BY2BIGPG - BY2PG;
+			continue;
+		}
+		pte = walkpgdir(pd, va, 0);
+		if((*pte & PTEP) == 0)
+			continue;
+		if((npte = walkpgdir(npd, va, 1)) == nil || (pg = pagealloc()) == nil){
+			freepgdir(npd);
+			return nil;
+		}
+		memmove(pg, KADDR(PTEADDR(*pte)), BY2PG);
+		*npte = PADDR(pg) | (*pte & 0xFFF);
+	}
+	return npd;
+}
+
+/*
+ * The kernel address of user address va in pd, if it is mapped for
+ * user access (and writable, if write); otherwise nil.  Never faults.
+ */
+void*
+uaddr(pte_t *pd, uintptr va, int write)
+{
+	pte_t pde, pte;
+	uint need;
+
+	if(va >= KZERO)
+		return nil;
+	need = PTEP | PTEU | (write ? PTEW : 0);
+	pde = pd[PDX(va)];
+	if((pde & need) != need)
+		return nil;
+	pte = ((pte_t*)KADDR(PTEADDR(pde)))[PTX(va)];
+	if((pte & need) != need)
+		return nil;
+	return (char*)KADDR(PTEADDR(pte)) + (va & (BY2PG - 1));
+}
+
+/* Is [va, va+len) all user memory of the current process (writable, if write)? */
+int
+okuser(uintptr va, uint len, int write)
+{
+	uintptr p;
+
+	if(va >= KZERO || len > KZERO - va)
+		return 0;
+	for(p = ROUNDDOWN(va, BY2PG); p < va + len; p += BY2PG)
+		if(uaddr(up->pgdir, p, write) == nil)
+			return 0;
+	return 1;
+}
+
+/* Run on p's page tables and, after a trap from user mode, p's kernel stack. */
+void
+switchuvm(Proc *p)
+{
+	tss[1] = (uint)p->kstack + KSTACK;	/* esp0 */
+	lcr3(PADDR(p->pgdir));
+}
+
+void
+switchkvm(void)
+{
+	lcr3(PADDR(kpgdir));
+}

@@ -1,0 +1,324 @@
+/*
+ * Processes: creation, the scheduler, sleep and wakeup, fork, exit,
+ * wait and kill.  There is one processor; a critical section is a
+ * stretch with interrupts off (splhi ... splx), and a process in the
+ * kernel is never preempted, only interrupted.
+ */
+#include "u.h"
+#include "mem.h"
+#include "dat.h"
+#include "fns.h"
+#include "x86.h"
+
+static Proc	proc[NPROC];
+static Context	*schedctx;	/* the scheduler's, for sched to return to */
+static int	nextpid = 1;
+static Proc	*initproc;
+Proc	*up;
+
+extern void	trapret(void);
+
+/* Interrupts off; returns whether they were on, for splx. */
+int
+splhi(void)
+{
+	int s = readeflags() & FL_IF;
+
+	cli();
+	return s;
+}
+
+void
+splx(int s)
+{
+	if(s)
+		sti();
+}
+
+/*
+ * A fresh process with a kernel stack arranged so that the first swtch
+ * to it returns into trapret, and so to user mode through p->ureg.
+ */
+static Proc*
+newproc(void)
+{
+	Proc *p;
+	char *sp;
+	int s;
+
+	s = splhi();
+	for(p = proc; p < proc + NPROC; p++)
+		if(p->state == Unused)
+			break;
+	if(p == proc + NPROC){
+		splx(s);
+		return nil;
+	}
+	p->state = Embryo;
+	p->pid = nextpid++;
+	splx(s);
+	if((p->kstack = pagealloc()) == nil){
+		p->state = Unused;
+		return nil;
+	}
+	sp = p->kstack + KSTACK;
+	sp -= sizeof(Ureg);
+	p->ureg = (Ureg*)sp;
+	sp -= sizeof(Context);
+	p->context = (Context*)sp;
+	memset(p->context, 0, sizeof(Context));
+	p->context->pc = (uint)trapret;
+	p->killed = 0;
+	p->status = 0;
+	p->parent = nil;
+	memset(&p->prof, 0, sizeof p->prof);
+	memset(&p->pcs, 0, sizeof p->pcs);
+	memset(p->fd, 0, sizeof p->fd);
+	return p;
+}
+
+/* The first process: /bin/init, in the root directory. */
+void
+userinit(void)
+{
+	static char *argv[] = { "init", nil };
+	Proc *p;
+
+	if((p = newproc()) == nil || (p->pgdir = newpgdir()) == nil)
+		panic("userinit: no memory");
+	strcpy(p->dot, "/");
+	initproc = p;
+	up = p;
+	if(kexec("/bin/init", argv) < 0)
+		panic("userinit: /bin/init: %s (errno %d)", p->err, p->errno);
+	up = nil;
+	p->state = Runnable;
+}
+
+/* The hlt that the profiles show as idle time. */
+static void __attribute__((noinline))
+idle(void)
+{
+	asm volatile("sti; hlt; cli");
+}
+
+/* Run each runnable process in turn, forever; idle when there is none. */
+void
+scheduler(void)
+{
+	Proc *p;
+	int ran;
+
+	for(;;){
+		cli();
+		ran = 0;
+		for(p = proc; p < proc + NPROC; p++){
+			if(p->state != Runnable)
+				continue;
+			up = p;
+			switchuvm(p);
+			p->state = Running;
+			swtch(&schedctx, p->context);
+			switchkvm();
+			up = nil;
+			ran = 1;
+		}
+		if(!ran)
+			idle();
+	}
+}
+
+/* Give the processor back to the scheduler.  Interrupts must be off. */
+static void
+sched(void)
+{
+	if(readeflags() & FL_IF)
+		panic("sched: interruptible");
+	swtch(&up->context, schedctx);
+}
+
+void
+yield(void)
+{
+	int s = splhi();
+
+	up->state = Runnable;
+	sched();
+	splx(s);
+}
+
+/*
+ * Wait for a wakeup on chan.  Interrupts must be off since the caller
+ * tested its condition, so that no wakeup is lost in between.
+ */
+void
+sleep(void *chan)
+{
+	up->wchan = chan;
+	up->state = Sleeping;
+	sched();
+	up->wchan = nil;
+}
+
+void
+wakeup(void *chan)
+{
+	Proc *p;
+	int s = splhi();
+
+	for(p = proc; p < proc + NPROC; p++)
+		if(p->state == Sleeping && p->wchan == chan)
+			p->state = Runnable;
+	splx(s);
+}
+
+/* Sleep for ms milliseconds, or until killed. */
+void
+tsleep(uint ms)
+{
+	uint until = ticks + ms2tick(ms);
+	int s = splhi();
+
+	while((int)(ticks - until) < 0 && !up->killed)
+		sleep(&ticks);
+	splx(s);
+}
+
+int
+pfork(void)
+{
+	Proc *np;
+	int i;
+
+	if((np = newproc()) == nil)
+		return seterr(EAGAIN, "no free process");
+	if((np->pgdir = copypgdir(up->pgdir)) == nil){
+		pagefree(np->kstack);
+		np->state = Unused;
+		return seterr(ENOMEM, nil);
+	}
+	*np->ureg = *up->ureg;
+	np->ureg->ax = 0;
+	np->ureg->dx = 0;
+	np->hbase = up->hbase;
+	np->brk = up->brk;
+	np->prof = up->prof;
+	np->pcs = up->pcs;
+	np->parent = up;
+	strcpy(np->name, up->name);
+	strcpy(np->dot, up->dot);
+	for(i = 0; i < NFD; i++)
+		if((np->fd[i] = up->fd[i]) != nil)
+			incref(np->fd[i]);
+	np->state = Runnable;
+	return np->pid;
+}
+
+/* End the current process; its parent collects status with wait. */
+void
+pexit(int status)
+{
+	Proc *p;
+	int i;
+
+	if(up == initproc)
+		panic("init exited with status %d", status);
+	for(i = 0; i < NFD; i++)
+		if(up->fd[i] != nil){
+			cclose(up->fd[i]);
+			up->fd[i] = nil;
+		}
+	up->prof.buf = 0;
+	up->pcs.buf = 0;
+	switchkvm();
+	freepgdir(up->pgdir);
+	up->pgdir = nil;
+	splhi();
+	for(p = proc; p < proc + NPROC; p++)
+		if(p->parent == up){
+			p->parent = initproc;
+			if(p->state == Zombie)
+				wakeup(initproc);
+		}
+	up->status = status;
+	up->state = Zombie;
+	wakeup(up->parent);
+	sched();
+	panic("zombie ran");
+}
+
+/* Collect a child that has exited: its pid, and its status in *status. */
+int
+pwait(int *status)
+{
+	Proc *p;
+	int havekids, pid, s;
+
+	s = splhi();
+	for(;;){
+		havekids = 0;
+		for(p = proc; p < proc + NPROC; p++){
+			if(p->parent != up)
+				continue;
+			havekids = 1;
+			if(p->state != Zombie)
+				continue;
+			pid = p->pid;
+			if(status != nil)
+				*status = p->status;
+			pagefree(p->kstack);
+			p->kstack = nil;
+			p->parent = nil;
+			p->pid = 0;
+			p->state = Unused;
+			splx(s);
+			return pid;
+		}
+		if(!havekids){
+			splx(s);
+			return seterr(ECHILD, nil);
+		}
+		if(up->killed){
+			splx(s);
+			return seterr(EINTR, nil);
+		}
+		sleep(up);
+	}
+}
+
+int
+pkill(int pid)
+{
+	Proc *p;
+	int s = splhi();
+
+	for(p = proc; p < proc + NPROC; p++)
+		if(p->pid == pid && p->state != Unused && p->state != Zombie){
+			p->killed = 1;
+			if(p->state == Sleeping)
+				p->state = Runnable;
+			splx(s);
+			return 0;
+		}
+	splx(s);
+	return seterr(ESRCH, nil);
+}
+
+/* The text of /dev/ps: a line per process. */
+int
+procdump(char *buf, int n)
+{
+	static char *states[] = { "unused", "embryo", "sleep", "ready", "run", "zombie" };
+	Proc *p;
+	int len = 0;
+
+	len += snprintf(buf, n, "%5s %5s %-7s %8s %s\n", "pid", "ppid", "state", "mem", "name");
+	for(p = proc; p < proc + NPROC && len < n; p++){
+		if(p->state == Unused)
+			continue;
+		len += snprintf(buf + len, n - len, "%5d %5d %-7s %7dK %s\n", p->pid,
+			p->parent ? p->parent->pid : 0, states[p->state],
+			(p->brk - UTZERO + USTACKSIZE)/1024, p->name);
+	}
+	return len < n ? len : n;
+}

@@ -1,0 +1,403 @@
+/*
+ * The system calls on names and files.  A file descriptor is an index
+ * into the process's fd table of channels; dup and fork share the
+ * channel, and so its offset, as Unix does.
+ */
+#include "u.h"
+#include "mem.h"
+#include "dat.h"
+#include "fns.h"
+
+/* The channel open on fd, or nil and EBADF. */
+static Chan*
+fdchan(int fd)
+{
+	if(fd < 0 || fd >= NFD || up->fd[fd] == nil){
+		seterr(EBADF, nil);
+		return nil;
+	}
+	return up->fd[fd];
+}
+
+/* Put c in the lowest free fd; on failure c is closed. */
+static int
+newfd(Chan *c)
+{
+	int fd;
+
+	for(fd = 0; fd < NFD; fd++)
+		if(up->fd[fd] == nil){
+			up->fd[fd] = c;
+			return fd;
+		}
+	cclose(c);
+	return seterr(EMFILE, nil);
+}
+
+/* A path argument, copied in. */
+static int
+argpath(uint va, char *buf)
+{
+	if(fetchstr(va, buf, PATHMAX) < 0)
+		return -1;
+	if(buf[0] == '\0')
+		return seterr(ENOENT, nil);
+	return 0;
+}
+
+/* Open c as omode; on failure c is closed. */
+static Chan*
+copen(Chan *c, int omode)
+{
+	if((c->qid & QDIR) && ((omode & O_ACCMODE) != O_RDONLY || omode & O_TRUNC)){
+		cclose(c);
+		seterr(EISDIR, nil);
+		return nil;
+	}
+	if(devtab[c->type]->open(c, omode) < 0){
+		cclose(c);
+		return nil;
+	}
+	c->mode = omode;
+	c->offset = 0;
+	return c;
+}
+
+/* Create name in the directory path names; returns it open, or nil. */
+static Chan*
+ccreate(char *path, int omode, uint perm)
+{
+	char name[NAMELEN];
+	Chan *c, *nc, *dirs[NUNION];
+	int i, n;
+
+	if((c = namec(path, name)) == nil)
+		return nil;
+	n = unionof(c, dirs);
+	for(i = 0; i < n; i++)
+		if(devtab[dirs[i]->type]->create != nil)
+			break;
+	if(i == n){
+		cclose(c);
+		seterr(EACCES, "directory does not allow create");
+		return nil;
+	}
+	nc = cclone(dirs[i]);
+	cclose(c);
+	if((c = nc) == nil){
+		seterr(ENOMEM, nil);
+		return nil;
+	}
+	c->mnt = nil;
+	if(devtab[c->type]->create(c, name, omode, perm) < 0){
+		cclose(c);
+		return nil;
+	}
+	c->mode = omode;
+	return c;
+}
+
+long
+sysopen(uint *arg)
+{
+	char path[PATHMAX];
+	Chan *c;
+	int omode = arg[1];
+
+	if(omode & ~(O_ACCMODE|O_CREAT|O_TRUNC|O_APPEND) || (omode & O_ACCMODE) == O_ACCMODE)
+		return seterr(EINVAL, "bad open mode");
+	if(argpath(arg[0], path) < 0)
+		return -1;
+	c = namec(path, nil);
+	if(c == nil && up->errno == ENOENT && omode & O_CREAT)
+		c = ccreate(path, omode, 0664);
+	else if(c != nil)
+		c = copen(c, omode);
+	if(c == nil)
+		return -1;
+	return newfd(c);
+}
+
+/* create(path, omode, perm): make a file, or with DMDIR in perm a directory. */
+long
+syscreate(uint *arg)
+{
+	char path[PATHMAX];
+	Chan *c;
+	int omode = arg[1];
+
+	if(omode & ~(O_ACCMODE|O_TRUNC|O_APPEND) || (omode & O_ACCMODE) == O_ACCMODE)
+		return seterr(EINVAL, "bad open mode");
+	if(arg[2] & DMDIR && (omode & O_ACCMODE) != O_RDONLY)
+		return seterr(EISDIR, nil);
+	if(argpath(arg[0], path) < 0)
+		return -1;
+	if((c = namec(path, nil)) != nil){
+		cclose(c);
+		return seterr(EEXIST, nil);
+	}
+	if((c = ccreate(path, omode, arg[2])) == nil)
+		return -1;
+	return newfd(c);
+}
+
+long
+sysmkdir(uint *arg)
+{
+	char path[PATHMAX];
+	Chan *c;
+
+	if(argpath(arg[0], path) < 0)
+		return -1;
+	if((c = namec(path, nil)) != nil){
+		cclose(c);
+		return seterr(EEXIST, nil);
+	}
+	if((c = ccreate(path, O_RDONLY, DMDIR|0775)) == nil)
+		return -1;
+	cclose(c);
+	return 0;
+}
+
+/*
+ * Read a union directory: the entries of each of its directories in
+ * turn, a whole Dir at a time.
+ */
+static long
+unionread(Chan *c, char *buf, long n, uvlong off)
+{
+	Chan *dirs[NUNION];
+	uint skip = off / sizeof(Dir), k;
+	int i, nd;
+	long m = 0, r;
+
+	nd = unionof(c, dirs);
+	for(i = 0; i < nd && m + (long)sizeof(Dir) <= n; i++)
+		for(k = 0; m + (long)sizeof(Dir) <= n; k++){
+			r = devtab[dirs[i]->type]->read(dirs[i], buf + m, sizeof(Dir), k*sizeof(Dir));
+			if(r <= 0)
+				break;
+			if(skip > 0)
+				skip--;
+			else
+				m += r;
+		}
+	return m;
+}
+
+long
+sysread(uint *arg)
+{
+	Chan *c;
+	long n = arg[2];
+
+	if((c = fdchan(arg[0])) == nil)
+		return -1;
+	if(n < 0)
+		return seterr(EINVAL, "negative count");
+	if((c->mode & O_ACCMODE) == O_WRONLY)
+		return seterr(EBADF, "file not open for reading");
+	if(uvalid(arg[1], n, 1) < 0)
+		return -1;
+	if(c->qid & QDIR){
+		if(n < (long)sizeof(Dir))
+			return seterr(EINVAL, "directory read smaller than a Dir");
+		n = unionread(c, (char*)arg[1], n - n % sizeof(Dir), c->offset);
+	}else
+		n = devtab[c->type]->read(c, (void*)arg[1], n, c->offset);
+	if(n > 0)
+		c->offset += n;
+	return n;
+}
+
+long
+syswrite(uint *arg)
+{
+	Chan *c;
+	Dir d;
+	long n = arg[2];
+
+	if((c = fdchan(arg[0])) == nil)
+		return -1;
+	if(n < 0)
+		return seterr(EINVAL, "negative count");
+	if((c->mode & O_ACCMODE) == O_RDONLY)
+		return seterr(EBADF, "file not open for writing");
+	if(uvalid(arg[1], n, 0) < 0)
+		return -1;
+	if(c->mode & O_APPEND && devtab[c->type]->stat(c, &d) == 0)
+		c->offset = d.length;
+	n = devtab[c->type]->write(c, (void*)arg[1], n, c->offset);
+	if(n > 0)
+		c->offset += n;
+	return n;
+}
+
+/* seek(fd, off, whence): the new offset. */
+long
+sysseek(uint *arg)
+{
+	Chan *c;
+	Dir d;
+	vlong off = (int)arg[1];
+
+	if((c = fdchan(arg[0])) == nil)
+		return -1;
+	if(devtab[c->type]->dc == '|')
+		return seterr(ESPIPE, nil);
+	switch(arg[2]){
+	case SEEK_SET:
+		break;
+	case SEEK_CUR:
+		off += c->offset;
+		break;
+	case SEEK_END:
+		if(devtab[c->type]->stat(c, &d) < 0)
+			return -1;
+		off += d.length;
+		break;
+	default:
+		return seterr(EINVAL, "bad whence");
+	}
+	if(off < 0 || off > 0x7FFFFFFF)
+		return seterr(EINVAL, "bad offset");
+	c->offset = off;
+	return off;
+}
+
+long
+sysclose(uint *arg)
+{
+	Chan *c;
+
+	if((c = fdchan(arg[0])) == nil)
+		return -1;
+	up->fd[arg[0]] = nil;
+	cclose(c);
+	return 0;
+}
+
+long
+sysdup(uint *arg)
+{
+	Chan *c;
+
+	if((c = fdchan(arg[0])) == nil)
+		return -1;
+	incref(c);
+	return newfd(c);
+}
+
+long
+sysdup2(uint *arg)
+{
+	Chan *c;
+	uint fd = arg[1];
+
+	if((c = fdchan(arg[0])) == nil)
+		return -1;
+	if(fd >= NFD)
+		return seterr(EBADF, nil);
+	if(fd == arg[0])
+		return fd;
+	incref(c);
+	if(up->fd[fd] != nil)
+		cclose(up->fd[fd]);
+	up->fd[fd] = c;
+	return fd;
+}
+
+long
+syspipe(uint *arg)
+{
+	Chan *c[2];
+	int fd[2];
+
+	if(uvalid(arg[0], sizeof fd, 1) < 0 || newpipe(c) < 0)
+		return -1;
+	if((fd[0] = newfd(c[0])) < 0){
+		cclose(c[1]);
+		return -1;
+	}
+	if((fd[1] = newfd(c[1])) < 0){
+		up->fd[fd[0]] = nil;
+		cclose(c[0]);
+		return -1;
+	}
+	memmove((void*)arg[0], fd, sizeof fd);
+	return 0;
+}
+
+long
+sysstat(uint *arg)
+{
+	char path[PATHMAX];
+	Chan *c;
+	int r;
+
+	if(argpath(arg[0], path) < 0 || uvalid(arg[1], sizeof(Dir), 1) < 0)
+		return -1;
+	if((c = namec(path, nil)) == nil)
+		return -1;
+	r = devtab[c->type]->stat(c, (Dir*)arg[1]);
+	cclose(c);
+	return r;
+}
+
+long
+sysfstat(uint *arg)
+{
+	Chan *c;
+
+	if((c = fdchan(arg[0])) == nil || uvalid(arg[1], sizeof(Dir), 1) < 0)
+		return -1;
+	return devtab[c->type]->stat(c, (Dir*)arg[1]);
+}
+
+long
+sysremove(uint *arg)
+{
+	char path[PATHMAX];
+	Chan *c;
+	int r;
+
+	if(argpath(arg[0], path) < 0)
+		return -1;
+	if((c = namec(path, nil)) == nil)
+		return -1;
+	if(devtab[c->type]->remove == nil)
+		r = seterr(EACCES, "cannot remove a device file");
+	else
+		r = devtab[c->type]->remove(c);
+	cclose(c);
+	return r;
+}
+
+long
+syschdir(uint *arg)
+{
+	char path[PATHMAX], clean[PATHMAX];
+	Chan *c;
+
+	if(argpath(arg[0], path) < 0 || cleanpath(clean, up->dot, path) < 0)
+		return -1;
+	if((c = namec(clean, nil)) == nil)
+		return -1;
+	if((c->qid & QDIR) == 0){
+		cclose(c);
+		return seterr(ENOTDIR, nil);
+	}
+	cclose(c);
+	strcpy(up->dot, clean);
+	return 0;
+}
+
+long
+sysbind(uint *arg)
+{
+	char new[PATHMAX], old[PATHMAX];
+
+	if(argpath(arg[0], new) < 0 || argpath(arg[1], old) < 0)
+		return -1;
+	return kbind(new, old, arg[2]);
+}

@@ -1,0 +1,97 @@
+/* The system calls that deal with processes and memory. */
+#include "u.h"
+#include "mem.h"
+#include "dat.h"
+#include "fns.h"
+
+long
+sysexit(uint *arg)
+{
+	pexit(arg[0]);
+	return 0;
+}
+
+long
+sysfork(uint *arg)
+{
+	USED(arg);
+	return pfork();
+}
+
+/* wait(status): status may be nil. */
+long
+syswait(uint *arg)
+{
+	int pid, status;
+
+	if(arg[0] != 0 && uvalid(arg[0], sizeof(int), 1) < 0)
+		return -1;
+	pid = pwait(&status);
+	if(pid > 0 && arg[0] != 0){
+		if(uvalid(arg[0], sizeof(int), 1) < 0)
+			return -1;
+		*(int*)arg[0] = status;
+	}
+	return pid;
+}
+
+long
+sysgetpid(uint *arg)
+{
+	USED(arg);
+	return up->pid;
+}
+
+/*
+ * sbrk(n): move the end of the heap by n bytes, mapping or unmapping
+ * whole pages, and return the old end.
+ */
+long
+syssbrk(uint *arg)
+{
+	int n = arg[0];
+	uintptr old = up->brk, new = old + n;
+
+	if(n > 0 && (new < old || new > USTACK - BY2PG))
+		return seterr(ENOMEM, nil);
+	if(n < 0 && (new > old || new < up->hbase))
+		return seterr(EINVAL, "sbrk below the heap");
+	if(n > 0 && mapuser(up->pgdir, ROUNDUP(old, BY2PG), new) < 0)
+		return seterr(ENOMEM, nil);
+	if(n < 0)
+		unmapuser(up->pgdir, ROUNDUP(new, BY2PG), ROUNDUP(old, BY2PG));
+	up->brk = new;
+	return old;
+}
+
+long
+syssleep(uint *arg)
+{
+	if((int)arg[0] < 0)
+		return seterr(EINVAL, nil);
+	tsleep(arg[0]);
+	if(up->killed)
+		return seterr(EINTR, nil);
+	return 0;
+}
+
+long
+syskill(uint *arg)
+{
+	return pkill(arg[0]);
+}
+
+long
+syserrstr(uint *arg)
+{
+	uint n = arg[1];
+
+	if(n == 0)
+		return 0;
+	if(n > ERRMAX)
+		n = ERRMAX;
+	if(uvalid(arg[0], n, 1) < 0)
+		return -1;
+	strlcpy((char*)arg[0], up->err, n);
+	return 0;
+}

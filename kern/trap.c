@@ -1,0 +1,109 @@
+/*
+ * Traps: the interrupt descriptor table, and trap(), which every
+ * exception, interrupt and system call reaches through
+ * kern/trapasm.asm.  A fault in a user program kills it with a one-line
+ * message; a fault in the kernel is a panic.
+ */
+#include "u.h"
+#include "mem.h"
+#include "dat.h"
+#include "fns.h"
+#include "x86.h"
+
+static uvlong	idt[256];
+extern uint	vectors[];
+
+static char *excname[] = {
+	"divide error", "debug", "nmi", "breakpoint", "overflow",
+	"bound range", "invalid opcode", "no coprocessor", "double fault",
+	"coprocessor overrun", "invalid tss", "segment not present",
+	"stack fault", "general protection", "page fault", "reserved",
+	"floating point", "alignment check", "machine check", "simd",
+};
+
+/* An interrupt gate (interrupts off on entry) callable from ring dpl. */
+static uvlong
+gate(uint handler, int dpl)
+{
+	uint lo, hi;
+
+	lo = (KCSEG << 16) | (handler & 0xFFFF);
+	hi = (handler & 0xFFFF0000) | 0x8E00 | (dpl << 13);
+	return (uvlong)hi << 32 | lo;
+}
+
+void
+trapinit(void)
+{
+	struct { ushort limit; uint base; } __attribute__((packed)) idtr;
+	int i;
+
+	for(i = 0; i < 256; i++)
+		idt[i] = gate(vectors[i], i == T_SYSCALL ? 3 : 0);
+	idtr.limit = sizeof idt - 1;
+	idtr.base = (uint)idt;
+	asm volatile("lidt %0" : : "m"(idtr));
+}
+
+static char*
+trapname(int n)
+{
+	if(n < (int)nelem(excname))
+		return excname[n];
+	return "unexpected trap";
+}
+
+/* A user program did something it must die for: say so, and kill it. */
+static void
+userfault(Ureg *u)
+{
+	uint addr = u->trap == 14 ? rcr2() : 0;
+
+	print("%s: pid %d: trap %d (%s) addr %#x pc %#x\n",
+		up->name, up->pid, u->trap, trapname(u->trap), addr, u->pc);
+	up->killed = 1;
+}
+
+void
+trap(Ureg *u)
+{
+	int user = UREGUSER(u);
+
+	if(user)
+		up->ureg = u;
+	switch(u->trap){
+	case T_SYSCALL:
+		sti();
+		syscall(u);
+		break;
+	case IRQ0 + IRQclock:
+		clock(u);
+		break;
+	case IRQ0 + IRQuart0:
+		uartintr(0);
+		break;
+	case IRQ0 + IRQuart1:
+		uartintr(1);
+		break;
+	case IRQ0 + 7:
+	case IRQ0 + 15:
+		break;	/* spurious: the 8259 wants no EOI */
+	default:
+		if(u->trap >= IRQ0 && u->trap < IRQ0 + 16){
+			i8259eoi(u->trap - IRQ0);
+			break;
+		}
+		if(!user)
+			panic("kernel trap %d (%s) addr %#x pc %#x", u->trap,
+				trapname(u->trap), rcr2(), u->pc);
+		userfault(u);
+	}
+	if(!user)
+		return;
+	if(up->killed)
+		pexit(255);
+	if(u->trap == IRQ0 + IRQclock)
+		yield();
+	if(up->killed)
+		pexit(255);
+}

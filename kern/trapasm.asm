@@ -1,0 +1,56 @@
+; Trap entry and exit.  Every vector pushes an error code (a zero where
+; the processor pushes none) and its number, then alltraps saves the
+; rest of a Ureg (kern/dat.h) and calls trap(Ureg*).  trapret undoes
+; it all; a new process starts there too (see forkret in kern/proc.c).
+
+%define KDSEG	(2<<3)
+
+section .text
+
+%macro vector 1
+vec%1:
+%if %1 != 8 && (%1 < 10 || %1 > 14) && %1 != 17
+	push	0
+%endif
+	push	%1
+	jmp	alltraps
+%endmacro
+
+%assign i 0
+%rep 256
+	vector	i
+%assign i i+1
+%endrep
+
+extern trap
+alltraps:
+	push	ds
+	push	es
+	push	fs
+	push	gs
+	pushad
+	mov	ax, KDSEG
+	mov	ds, ax
+	mov	es, ax
+	push	esp
+	call	trap
+	add	esp, 4
+
+global trapret
+trapret:
+	popad
+	pop	gs
+	pop	fs
+	pop	es
+	pop	ds
+	add	esp, 8		; trap number and error code
+	iretd
+
+section .rodata
+global vectors
+vectors:
+%assign i 0
+%rep 256
+	dd	vec%+i
+%assign i i+1
+%endrep

@@ -1,0 +1,65 @@
+/* The x86 instructions C cannot say, as inline functions. */
+static inline uchar
+inb(ushort port)
+{
+	uchar v;
+
+	asm volatile("inb %1, %0" : "=a"(v) : "d"(port));
+	return v;
+}
+
+static inline void
+outb(ushort port, uchar v)
+{
+	asm volatile("outb %0, %1" : : "a"(v), "d"(port));
+}
+
+static inline void
+outw(ushort port, ushort v)
+{
+	asm volatile("outw %0, %1" : : "a"(v), "d"(port));
+}
+
+static inline void
+outl(ushort port, uint v)
+{
+	asm volatile("outl %0, %1" : : "a"(v), "d"(port));
+}
+
+static inline uint
+readeflags(void)
+{
+	uint f;
+
+	asm volatile("pushfl; popl %0" : "=r"(f));
+	return f;
+}
+
+static inline void
+cli(void)
+{
+	asm volatile("cli" ::: "memory");
+}
+
+static inline void
+sti(void)
+{
+	asm volatile("sti" ::: "memory");
+}
+
+static inline uint
+rcr2(void)
+{
+	uint v;
+
+	asm volatile("movl %%cr2, %0" : "=r"(v));
+	return v;
+}
+
+static inline void
+lcr3(uint pa)
+{
+	asm volatile("movl %0, %%cr3" : : "r"(pa) : "memory");
+}
+
+#define FL_IF	0x200	/* interrupts enabled */

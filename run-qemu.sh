@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Build the kernel and boot it under QEMU, the serial console on this
+# terminal.  Installs any missing Debian package first.  See -h.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+usage() {
+	cat <<'EOT'
+usage: ./run-qemu.sh [-k] [-d] [-g] [-c 'COMMANDS'] [-o FILE] [-a 'ARGS'] [-t SECONDS]
+  -k           boot the kernel ELF directly (qemu -kernel), not the GRUB ISO
+  -c COMMANDS  run COMMANDS through the shell, then power off; exit with their status
+  -o FILE      connect the second serial port (/dev/eia1) to FILE on the host
+  -d           deterministic run: -icount shift=0,sleep=off -rtc clock=vm
+  -g           wait for gdb on localhost:1234
+  -a ARGS      kernel command line, e.g. 'hz=1000'
+  -t SECONDS   with -c, kill a guest still running after SECONDS (default 120)
+Exit status with -c: the commands' status; 124 if the guest hung and was killed.
+EOT
+}
+
+direct=0 cmds= out= det=0 gdb=0 args= timeout=120 havecmds=0
+while getopts "kc:o:dga:t:h" opt; do
+	case $opt in
+	k) direct=1 ;;
+	c) cmds=$OPTARG; havecmds=1 ;;
+	o) out=$OPTARG ;;
+	d) det=1 ;;
+	g) gdb=1 ;;
+	a) args=$OPTARG ;;
+	t) timeout=$OPTARG ;;
+	h) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+
+tools/install-deps
+
+mk=/usr/lib/plan9/bin/mk
+if ! log=$($mk all 2>&1); then
+	echo "$log" >&2
+	echo "run-qemu.sh: build failed" >&2
+	exit 1
+fi
+
+qemu=(qemu-system-i386 -m 128 -display none -no-reboot
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
+[ $det = 1 ] && qemu+=(-icount shift=0,sleep=off -rtc clock=vm)
+[ $gdb = 1 ] && qemu+=(-s -S)
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mods=o/root.tar
+if [ $havecmds = 1 ]; then
+	printf '%s\n' "$cmds" > "$tmp/rc"
+	mods="o/root.tar,$tmp/rc"
+fi
+
+if [ $direct = 1 ]; then
+	qemu+=(-kernel o/kernel -initrd "$mods")
+	[ -n "$args" ] && qemu+=(-append "$args")
+else
+	# The ISO's GRUB menu gets the command line and the extra module.
+	mkdir -p "$tmp/iso/boot/grub"
+	cp o/kernel o/root.tar "$tmp/iso/boot/"
+	sed "s|^\tmultiboot /boot/kernel.*|\tmultiboot /boot/kernel $args|" boot/grub.cfg > "$tmp/iso/boot/grub/grub.cfg"
+	if [ $havecmds = 1 ]; then
+		cp "$tmp/rc" "$tmp/iso/boot/rc"
+		sed -i 's|^\tboot$|\tmodule /boot/rc rc\n\tboot|' "$tmp/iso/boot/grub/grub.cfg"
+	fi
+	grub-mkrescue -o "$tmp/boot.iso" "$tmp/iso" >/dev/null 2>&1
+	qemu+=(-cdrom "$tmp/boot.iso" -boot d)
+fi
+
+if [ -n "$out" ]; then
+	qemu+=(-serial mon:stdio -serial "file:$out")
+else
+	qemu+=(-serial mon:stdio)
+fi
+
+# isa-debug-exit makes QEMU exit with status*2+1.
+status() {
+	local s=$1
+	if [ "$s" -eq 124 ] || [ "$s" -eq 137 ]; then
+		echo "run-qemu.sh: guest still running after ${timeout}s: killed" >&2
+		return 124
+	fi
+	if [ $((s % 2)) -eq 1 ]; then
+		return $((s / 2))
+	fi
+	echo "run-qemu.sh: QEMU exited with status $s" >&2
+	return 1
+}
+
+if [ $havecmds = 1 ]; then
+	set +e
+	timeout -k 5 "$timeout" "${qemu[@]}" </dev/null
+	s=$?
+	set -e
+	status $s
+else
+	set +e
+	"${qemu[@]}"
+	s=$?
+	set -e
+	[ $s = 0 ] && exit 0
+	status $s
+fi

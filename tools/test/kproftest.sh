@@ -1,0 +1,381 @@
+#!/bin/bash
+#
+# Host unit tests for kprof (user/kprof.c).  Run from the top of the
+# repository.  Builds o/host/kprof and a second copy with the address and
+# undefined-behaviour sanitizers, makes small i386 kernels whose functions
+# sit at known addresses and kpdata files with known counts, and checks
+# each case's exact output and exit status under both builds.  Prints
+# "ok NAME" or "FAIL NAME: reason" for each case, then a summary line;
+# exits non-zero if any case failed.
+
+pass=0
+export ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=exitcode=86:print_stacktrace=1
+fail=0
+top=$(pwd)
+kprof=$top/o/host/kprof
+kprofsan=$top/o/host/kprof-san
+T=$(mktemp -d /tmp/kproftest.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+
+ok() {
+	echo "ok $1"
+	pass=$((pass + 1))
+}
+
+bad() {
+	echo "FAIL $1: $2"
+	fail=$((fail + 1))
+}
+
+summary() {
+	echo "kproftest: $pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit
+}
+
+# Build both binaries; without them no case can run.
+mkdir -p o/host
+if gcc -O2 -g -Wall -Wextra -Werror -o "$kprof" user/kprof.c 2>"$T/build.err"; then
+	ok build
+else
+	bad build "$(head -c 300 "$T/build.err")"
+	summary
+fi
+if gcc -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
+	-fno-sanitize-recover=all -fno-omit-frame-pointer \
+	-o "$kprofsan" user/kprof.c 2>"$T/build.err"; then
+	ok build-sanitized
+else
+	bad build-sanitized "$(head -c 300 "$T/build.err")"
+	summary
+fi
+
+cd "$T" || exit 1
+
+# Kernel k1: text at c0100000, 0x94 bytes, so 19 bins (the last half full).
+#	start	c0100000	bins 0-1	untyped global label
+#	f	c0100010	bins 2-9
+#	g	c0100050	bins 10-13	20 bytes, then padding to c0100070
+#	h	c0100070	bin 14
+#	lbl	c0100078	bins 15-16	local label; lbl.inner inside it
+#	idle	c0100088	bins 17-18	function; alias, a label, at the same place
+cat >k1.s <<'EOF'
+	.text
+	.globl	start
+start:	.fill	16,1,0x90
+	.globl	f
+	.type	f,@function
+f:	.fill	64,1,0x90
+	.globl	g
+	.type	g,@function
+g:	.fill	20,1,0x90
+	.p2align 4,0xcc
+	.globl	h
+	.type	h,@function
+h:	.fill	8,1,0x90
+lbl:	.fill	8,1,0x90
+lbl.inner:
+	.fill	8,1,0x90
+	.globl	alias
+alias:
+	.globl	idle
+	.type	idle,@function
+idle:	.fill	12,1,0x90
+EOF
+
+# Kernel k2: 16 bytes before the first symbol, then f; 4 bins.
+cat >k2.s <<'EOF'
+	.text
+	.fill	16,1,0x90
+	.globl	f
+	.type	f,@function
+f:	.fill	16,1,0x90
+EOF
+
+echo 'int f(int x) { return x + 1; }' >x64.c
+
+if gcc -m32 -c -o k1.o k1.s && ld -m elf_i386 -Ttext=0xc0100000 -e 0xc0100000 -o k1 k1.o &&
+   gcc -m32 -c -o k2.o k2.s && ld -m elf_i386 -Ttext=0xc0100000 -e 0xc0100000 -o k2 k2.o &&
+   strip --strip-all -o k1.stripped k1 &&
+   gcc -c -o x64.o x64.c &&
+   head -c 100 k1 >k1.trunc &&
+   readelf -S k1 | grep -q ' \.text  *PROGBITS  *c0100000 [0-9a-f]* 000094 '; then
+	ok fixtures
+else
+	bad fixtures "could not build the test kernels"
+	summary
+fi
+
+# mkdata file cell0 cell1 nbins [bin:count ...]
+mkdata() {
+	python3 - "$@" <<'EOF'
+import struct, sys
+path, total, kern, nbins = sys.argv[1], int(sys.argv[2], 0), int(sys.argv[3], 0), int(sys.argv[4])
+cells = [total, kern] + [0] * nbins
+for a in sys.argv[5:]:
+	i, n = a.split(':')
+	cells[2 + int(i)] += int(n, 0)
+open(path, 'wb').write(b''.join(struct.pack('>I', c) for c in cells))
+EOF
+}
+
+# poke file offset format value: overwrite bytes in a file.
+poke() {
+	python3 - "$@" <<'EOF'
+import struct, sys
+path, off, fmt, val = sys.argv[1], int(sys.argv[2], 0), sys.argv[3], int(sys.argv[4], 0)
+b = bytearray(open(path, 'rb').read())
+struct.pack_into(fmt, b, off, val)
+open(path, 'wb').write(b)
+EOF
+}
+
+# The offset of field off within section header n of an ELF32 file.
+shfield() {
+	python3 - "$@" <<'EOF'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+shoff, = struct.unpack_from('<I', b, 32)
+shentsize, = struct.unpack_from('<H', b, 46)
+print(shoff + int(sys.argv[2]) * shentsize + int(sys.argv[3]))
+EOF
+}
+
+# check name status args...: run both builds with args, in $T; compare
+# stdout with want.out, stderr with want.err, and the exit status.
+check() {
+	local name=$1 status=$2 bin got why
+	shift 2
+	why=
+	for bin in "$kprof" "$kprofsan"; do
+		"$bin" "$@" >got.out 2>got.err
+		got=$?
+		if grep -q -e Sanitizer -e 'runtime error' got.err; then
+			why="sanitizer report: $(grep -m1 -e Sanitizer -e 'runtime error' got.err)"
+		elif [ "$got" -ne "$status" ]; then
+			why="${bin##*/}: exit status $got, want $status"
+		elif ! cmp -s got.out want.out; then
+			why="${bin##*/}: stdout differs: $(diff want.out got.out | head -5 | tr '\n' '|')"
+		elif ! cmp -s got.err want.err; then
+			why="${bin##*/}: stderr differs: $(diff want.err got.err | head -5 | tr '\n' '|')"
+		fi
+		[ -n "$why" ] && break
+	done
+	if [ -z "$why" ]; then
+		ok "$name"
+	else
+		bad "$name" "$why"
+	fi
+}
+
+# want stdout-text [stderr-text]: set the expected output (printf formats).
+# shellcheck disable=SC2059
+want() {
+	printf "$1" >want.out
+	printf "${2-}" >want.err
+}
+
+# The main profile: 1000 kernel ticks of 2000.  g's 25 ticks in bin 13
+# (padding after g) go to g; lbl.inner's bin goes to lbl; alias and idle
+# share an address and idle, the function, is named.
+mkdata d1 2000 1000 19 0:10 1:50 2:100 5:200 10:50 12:25 13:25 14:30 15:20 16:20 17:400 18:70
+want 'total: 2000\tin kernel text: 1000\toutside kernel text: 1000
+KTZERO c0100000\tHZ 1000
+ms\t  %%\tsym
+470\t 47.0\tidle
+300\t 30.0\tf
+100\t 10.0\tg
+60\t  6.0\tstart
+40\t  4.0\tlbl
+30\t  3.0\th
+'
+check attribution 0 -h 1000 k1 d1
+check hz-joined 0 -h1000 k1 d1
+
+# With no -h and no kpctl, HZ is 100 (if this host has no /dev/kpctl).
+if [ ! -e /dev/kpctl ]; then
+	want 'total: 2000\tin kernel text: 1000\toutside kernel text: 1000
+KTZERO c0100000\tHZ 100
+ms\t  %%\tsym
+4700\t 47.0\tidle
+3000\t 30.0\tf
+1000\t 10.0\tg
+600\t  6.0\tstart
+400\t  4.0\tlbl
+300\t  3.0\th
+'
+	check default-hz 0 k1 d1
+fi
+
+# HZ from the kpctl status file beside the data.
+mkdir -p dev
+cp d1 dev/kpdata
+echo 'off hz 250 bin 8 text 0xc0100000 etext 0xc0100094' >dev/kpctl
+want 'total: 2000\tin kernel text: 1000\toutside kernel text: 1000
+KTZERO c0100000\tHZ 250
+ms\t  %%\tsym
+1880\t 47.0\tidle
+1200\t 30.0\tf
+400\t 10.0\tg
+240\t  6.0\tstart
+160\t  4.0\tlbl
+120\t  3.0\th
+'
+check kpctl-hz 0 k1 dev/kpdata
+
+# -h wins over kpctl.
+want 'total: 2000\tin kernel text: 1000\toutside kernel text: 1000
+KTZERO c0100000\tHZ 1000
+ms\t  %%\tsym
+470\t 47.0\tidle
+300\t 30.0\tf
+100\t 10.0\tg
+60\t  6.0\tstart
+40\t  4.0\tlbl
+30\t  3.0\th
+'
+check h-over-kpctl 0 -h 1000 k1 dev/kpdata
+
+# Equal counts sort by name; percentages round to the nearest tenth.
+mkdata d2 3 3 19 14:1 2:1 10:1
+want 'total: 3\tin kernel text: 3\toutside kernel text: 0
+KTZERO c0100000\tHZ 1000
+ms\t  %%\tsym
+1\t 33.3\tf
+1\t 33.3\tg
+1\t 33.3\th
+'
+check ties-by-name 0 -h 1000 k1 d2
+
+mkdata d3 3 3 19 2:2 17:1
+want 'total: 3\tin kernel text: 3\toutside kernel text: 0
+KTZERO c0100000\tHZ 1000
+ms\t  %%\tsym
+2\t 66.7\tf
+1\t 33.3\tidle
+'
+check rounding 0 -h 1000 k1 d3
+
+# Every tick in one function: 100.0; counts at their limit need 64 bits.
+mkdata d4 0xffffffff 0xffffffff 19 18:0xffffffff
+want 'total: 4294967295\tin kernel text: 4294967295\toutside kernel text: 0
+KTZERO c0100000\tHZ 1
+ms\t  %%\tsym
+4294967295000\t100.0\tidle
+'
+check saturated 0 -h 1 k1 d4
+
+# No kernel ticks: the header only.
+mkdata d5 5 0 19
+want 'total: 5\tin kernel text: 0\toutside kernel text: 5
+KTZERO c0100000\tHZ 100
+ms\t  %%\tsym
+'
+check no-kernel-ticks 0 -h 100 k1 d5
+
+# Bins before the first symbol go to "text".
+mkdata d6 10 10 4 0:3 1:4 2:2 3:1
+want 'total: 10\tin kernel text: 10\toutside kernel text: 0
+KTZERO c0100000\tHZ 100
+ms\t  %%\tsym
+70\t 70.0\ttext
+30\t 30.0\tf
+'
+check before-first-symbol 0 -h 100 k2 d6
+
+# Bad kernels.
+want '' 'kprof: k1.stripped: no symbol table\n'
+check stripped 1 -h 100 k1.stripped d1
+printf 'hello, world\n' >notelf
+want '' 'kprof: notelf: not an ELF file\n'
+check not-elf 1 -h 100 notelf d1
+: >empty
+want '' 'kprof: empty: not an ELF file\n'
+check empty-kernel 1 -h 100 empty d1
+want '' 'kprof: x64.o: not an i386 ELF file\n'
+check x86-64 1 -h 100 x64.o d1
+want '' 'kprof: k1.trunc: corrupt ELF file (section headers)\n'
+check truncated-elf 1 -h 100 k1.trunc d1
+head -c 40 k1 >k1.short
+want '' 'kprof: k1.short: corrupt ELF file (file header)\n'
+check short-elf 1 -h 100 k1.short d1
+cp k1 k1.shstrndx
+poke k1.shstrndx 50 '<H' 99
+want '' 'kprof: k1.shstrndx: corrupt ELF file (section names)\n'
+check bad-shstrndx 1 -h 100 k1.shstrndx d1
+cp k1 k1.link
+poke k1.link "$(shfield k1 2 24)" '<I' 77
+want '' 'kprof: k1.link: corrupt ELF file (symbol string table)\n'
+check bad-strtab-link 1 -h 100 k1.link d1
+cp k1 k1.strsize
+poke k1.strsize "$(shfield k1 3 20)" '<I' 3
+want '' 'kprof: k1.strsize: corrupt ELF file (symbol name)\n'
+check unterminated-name 1 -h 100 k1.strsize d1
+cp k1 k1.symsize
+poke k1.symsize "$(shfield k1 2 20)" '<I' 0x7ffffff0
+want '' 'kprof: k1.symsize: corrupt ELF file (symbol table)\n'
+check huge-symtab 1 -h 100 k1.symsize d1
+want '' 'kprof: nosuch: No such file or directory\n'
+check missing-kernel 1 -h 100 nosuch d1
+
+# Bad data.
+want '' 'kprof: empty: too short (0 bytes)\n'
+check empty-kpdata 1 -h 100 k1 empty
+printf '\0\0\0\1' >four
+want '' 'kprof: four: too short (4 bytes)\n'
+check four-byte-kpdata 1 -h 100 k1 four
+head -c 10 d1 >ten
+want '' 'kprof: ten: length 10 is not a multiple of 4\n'
+check odd-length-kpdata 1 -h 100 k1 ten
+mkdata d18 0 0 18
+want '' 'kprof: d18 has 18 bins, kernel text has 19\n'
+check wrong-bin-count 1 -h 100 k1 d18
+want '' 'kprof: nosuch: No such file or directory\n'
+check missing-kpdata 1 -h 100 k1 nosuch
+
+# Usage.
+want '' 'usage: kprof [-h hz] kernel kpdata\n'
+check no-arguments 1
+check one-argument 1 k1
+check three-arguments 1 k1 d1 d1
+check bad-flag 1 -x k1 d1
+check h-without-value 1 -h
+want '' 'kprof: bad hz: 0\n'
+check zero-hz 1 -h 0 k1 d1
+want '' 'kprof: bad hz: 10x\n'
+check bad-hz 1 -h 10x k1 d1
+
+# Random damage to the kernel must give a profile or an error, never a
+# crash or a sanitizer report.
+python3 - <<'EOF'
+import random
+random.seed(4)
+k = open('k1', 'rb').read()
+for i in range(300):
+	b = bytearray(k)
+	for j in range(random.randint(1, 8)):
+		off = random.choice([random.randrange(52), random.randrange(len(b))])
+		if random.random() < 0.3:
+			off = random.randrange(0x1094, len(b))
+		b[off] = random.randrange(256)
+	if random.random() < 0.2:
+		b = b[:random.randrange(len(b))]
+	open('fuzz%d' % i, 'wb').write(b)
+EOF
+why=
+for f in fuzz*; do
+	"$kprofsan" -h 100 "$f" d1 >/dev/null 2>got.err
+	st=$?
+	if [ "$st" -gt 1 ] || grep -q -e Sanitizer -e 'runtime error' got.err; then
+		why="$f: exit status $st: $(head -3 got.err | tr '\n' '|')"
+		cp "$f" "$top/o/host/kproftest-$f"
+		break
+	fi
+done
+if [ -z "$why" ]; then
+	ok fuzz-elf
+else
+	bad fuzz-elf "$why"
+fi
+
+summary

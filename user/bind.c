@@ -1,0 +1,24 @@
+/* bind [-a|-b] new old: put new on the path old (-a after, -b before it). */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+int
+main(int argc, char *argv[])
+{
+	int flag = MREPL;
+
+	if(argc == 4 && strcmp(argv[1], "-a") == 0)
+		flag = MAFTER;
+	else if(argc == 4 && strcmp(argv[1], "-b") == 0)
+		flag = MBEFORE;
+	else if(argc != 3){
+		fprintf(stderr, "usage: bind [-a|-b] new old\n");
+		return 1;
+	}
+	if(bind(argv[argc-2], argv[argc-1], flag) < 0){
+		perror("bind");
+		return 1;
+	}
+	return 0;
+}

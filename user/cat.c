@@ -1,0 +1,28 @@
+/* cat [file ...]: copy the files, or the standard input, to the output. */
+#include <stdio.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+int
+main(int argc, char *argv[])
+{
+	int i, fd, status = 0;
+
+	if(argc < 2){
+		if(copyfd(0, 1) < 0){
+			perror("cat");
+			return 1;
+		}
+		return 0;
+	}
+	for(i = 1; i < argc; i++){
+		fd = open(argv[i], O_RDONLY);
+		if(fd < 0 || copyfd(fd, 1) < 0){
+			perror(argv[i]);
+			status = 1;
+		}
+		if(fd >= 0)
+			close(fd);
+	}
+	return status;
+}

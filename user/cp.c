@@ -1,0 +1,30 @@
+/* cp src dst: copy a file. */
+#include <stdio.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+int
+main(int argc, char *argv[])
+{
+	int in, out;
+
+	if(argc != 3){
+		fprintf(stderr, "usage: cp src dst\n");
+		return 1;
+	}
+	in = open(argv[1], O_RDONLY);
+	if(in < 0){
+		perror(argv[1]);
+		return 1;
+	}
+	out = open(argv[2], O_WRONLY|O_CREAT|O_TRUNC);
+	if(out < 0){
+		perror(argv[2]);
+		return 1;
+	}
+	if(copyfd(in, out) < 0){
+		perror("cp");
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,9 @@
+/* Open modes: the O_* flags are the kernel's, from sys.h. */
+#ifndef FCNTL_H
+#define FCNTL_H
+#include "sys.h"
+
+int	open(const char*, int);
+int	create(const char*, int, int);
+
+#endif

@@ -1,0 +1,33 @@
+/* Buffered output and formatted printing. */
+#ifndef STDIO_H
+#define STDIO_H
+#include <stdarg.h>
+#include <stddef.h>
+
+#define EOF	(-1)
+#define BUFSIZ	1024
+
+typedef struct FILE FILE;
+struct FILE {
+	int	fd;		/* the file descriptor beneath */
+	int	n;		/* bytes waiting in buf */
+	int	lbuf;		/* flush at each newline */
+	int	unbuf;		/* flush at the end of each call */
+	char	buf[BUFSIZ];	/* output not yet written */
+};
+
+extern FILE *stdin, *stdout, *stderr;
+
+int	vsnprintf(char*, size_t, const char*, va_list);
+int	snprintf(char*, size_t, const char*, ...);
+int	vfprintf(FILE*, const char*, va_list);
+int	fprintf(FILE*, const char*, ...);
+int	printf(const char*, ...);
+int	fputs(const char*, FILE*);
+int	puts(const char*);
+int	fputc(int, FILE*);
+int	putchar(int);
+int	fflush(FILE*);
+void	perror(const char*);
+
+#endif

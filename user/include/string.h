@@ -1,0 +1,20 @@
+#ifndef STRING_H
+#define STRING_H
+#include <stddef.h>
+
+void	*memset(void*, int, size_t);
+void	*memmove(void*, const void*, size_t);
+void	*memcpy(void*, const void*, size_t);
+int	memcmp(const void*, const void*, size_t);
+size_t	strlen(const char*);
+int	strcmp(const char*, const char*);
+int	strncmp(const char*, const char*, size_t);
+char	*strcpy(char*, const char*);
+size_t	strlcpy(char*, const char*, size_t);
+char	*strcat(char*, const char*);
+char	*strchr(const char*, int);
+char	*strrchr(const char*, int);
+char	*strstr(const char*, const char*);
+char	*strerror(int);
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * The system calls, one C function each (user/lib/syscall.asm),
+ * and a few helpers built on them.  On failure a call returns -1
+ * and sets errno; errstr gives the kernel's message for it.
+ */
+#ifndef UNISTD_H
+#define UNISTD_H
+#include <stddef.h>
+#include "stdint.h"
+#include "sys.h"
+
+void	_exit(int) __attribute__((noreturn));
+int	fork(void);
+int	wait(int *status);		/* returns the pid of a child that exited */
+int	exec(const char *path, char *const argv[]);
+int	execv(const char *path, char *const argv[]);	/* the same as exec */
+int	getpid(void);
+void	*sbrk(int incr);		/* returns the old break, or (void*)-1 */
+int	sleep(int ms);			/* milliseconds, unlike Unix's seconds */
+int	kill(int pid);
+int	pipe(int fd[2]);
+int	dup(int fd);
+int	dup2(int fd, int newfd);
+int	open(const char *path, int mode);
+int	create(const char *path, int mode, int perm);	/* perm DMDIR: a directory */
+long	read(int fd, void *buf, long n);
+long	write(int fd, const void *buf, long n);
+long	seek(int fd, long off, int whence);
+long	lseek(int fd, long off, int whence);	/* the same as seek */
+int	close(int fd);
+int	stat(const char *path, struct Dir *d);
+int	fstat(int fd, struct Dir *d);
+int	remove(const char *path);
+int	chdir(const char *path);
+int	mkdir(const char *path);
+int	bind(const char *new, const char *old, int flag);
+int	errstr(char *buf, int n);
+int	profil(unsigned short *buf, size_t bufsiz, size_t offset, unsigned int scale);
+long	syscall(int num, ...);		/* any call by number, up to 5 arguments */
+
+/* Helpers in the C library. */
+long	copyfd(int from, int to);	/* copy until end of file; bytes or -1 */
+int	poweroff(int status);		/* write "off status" to /dev/power */
+
+#endif

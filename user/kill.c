@@ -1,0 +1,28 @@
+/* kill pid ...: kill processes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+int
+main(int argc, char *argv[])
+{
+	int i, status = 0;
+	char *end;
+	long pid;
+
+	if(argc < 2){
+		fprintf(stderr, "usage: kill pid ...\n");
+		return 1;
+	}
+	for(i = 1; i < argc; i++){
+		pid = strtol(argv[i], &end, 10);
+		if(*end != '\0' || end == argv[i]){
+			fprintf(stderr, "kill: %s: not a pid\n", argv[i]);
+			status = 1;
+		}else if(kill(pid) < 0){
+			perror(argv[i]);
+			status = 1;
+		}
+	}
+	return status;
+}

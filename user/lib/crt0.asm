@@ -1,0 +1,19 @@
+; Program entry.  The kernel starts a program with esp pointing at
+; argc, followed by argv (a pointer to a NULL-terminated array of
+; strings on the stack): call main(argc, argv), then exit with what
+; it returns.
+
+extern main
+extern exit
+
+section .text
+global _start
+_start:
+	xor ebp, ebp		; the end of the frame-pointer chain
+	push dword [esp+4]	; argv
+	push dword [esp+4]	; argc (esp moved by the push)
+	call main
+	push eax
+	call exit
+
+section .note.GNU-stack noalloc noexec nowrite progbits

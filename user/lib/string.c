@@ -1,0 +1,138 @@
+/*
+ * String and memory functions: the C library's, and the kernel's too,
+ * which is built from this same file.
+ */
+#include <stddef.h>
+#include "string.h"
+
+void*
+memset(void *dst, int c, size_t n)
+{
+	unsigned char *d = dst;
+
+	while(n-- > 0)
+		*d++ = c;
+	return dst;
+}
+
+void*
+memmove(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+
+	if(d < s)
+		while(n-- > 0)
+			*d++ = *s++;
+	else
+		while(n-- > 0)
+			d[n] = s[n];
+	return dst;
+}
+
+void*
+memcpy(void *dst, const void *src, size_t n)
+{
+	return memmove(dst, src, n);
+}
+
+int
+memcmp(const void *a, const void *b, size_t n)
+{
+	const unsigned char *p = a, *q = b;
+
+	for(; n > 0; n--, p++, q++)
+		if(*p != *q)
+			return *p - *q;
+	return 0;
+}
+
+size_t
+strlen(const char *s)
+{
+	size_t n = 0;
+
+	while(s[n])
+		n++;
+	return n;
+}
+
+int
+strcmp(const char *a, const char *b)
+{
+	while(*a && *a == *b)
+		a++, b++;
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+int
+strncmp(const char *a, const char *b, size_t n)
+{
+	for(; n > 0; n--, a++, b++)
+		if(*a != *b || *a == '\0')
+			return (unsigned char)*a - (unsigned char)*b;
+	return 0;
+}
+
+char*
+strcpy(char *dst, const char *src)
+{
+	char *d = dst;
+
+	while((*d++ = *src++) != '\0')
+		;
+	return dst;
+}
+
+/* Copy at most n-1 characters and always terminate, as Plan 9's strecpy would. */
+size_t
+strlcpy(char *dst, const char *src, size_t n)
+{
+	size_t len = strlen(src);
+
+	if(n > 0){
+		size_t m = len < n - 1 ? len : n - 1;
+		memmove(dst, src, m);
+		dst[m] = '\0';
+	}
+	return len;
+}
+
+char*
+strcat(char *dst, const char *src)
+{
+	strcpy(dst + strlen(dst), src);
+	return dst;
+}
+
+char*
+strchr(const char *s, int c)
+{
+	for(; *s; s++)
+		if(*s == (char)c)
+			return (char*)s;
+	return c == 0 ? (char*)s : NULL;
+}
+
+char*
+strrchr(const char *s, int c)
+{
+	const char *r = NULL;
+
+	do{
+		if(*s == (char)c)
+			r = s;
+	}while(*s++);
+	return (char*)r;
+}
+
+char*
+strstr(const char *s, const char *t)
+{
+	size_t n = strlen(t);
+
+	for(; *s; s++)
+		if(strncmp(s, t, n) == 0)
+			return (char*)s;
+	return n == 0 ? (char*)s : NULL;
+}

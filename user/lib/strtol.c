@@ -1,0 +1,98 @@
+/* Number conversion: strtoul, strtol, atoi; and abs. */
+#include "stdlib.h"
+#include "ctype.h"
+#include "errno.h"
+
+#define ULONGMAX	0xffffffffUL
+#define LONGMAX		0x7fffffffL
+
+/* The value of digit c, or 99 if c is no digit. */
+static int
+digit(int c)
+{
+	if(isdigit(c))
+		return c - '0';
+	if(isalpha(c))
+		return tolower(c) - 'a' + 10;
+	return 99;
+}
+
+/*
+ * Read an optionally signed number in base 2..36, or in base 0:
+ * decimal, octal after a 0 or hexadecimal after 0x.  *neg tells
+ * whether it had a minus sign; *end is set past the last digit
+ * (to s if there was none).  On overflow *over is set, the result
+ * is ULONGMAX and errno is ERANGE.
+ */
+static unsigned long
+convert(const char *s, char **end, int base, int *neg, int *over)
+{
+	const char *p = s, *start;
+	unsigned long v = 0;
+	int d;
+
+	while(isspace(*p))
+		p++;
+	*neg = *p == '-';
+	if(*p == '-' || *p == '+')
+		p++;
+	if((base == 0 || base == 16) && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && digit(p[2]) < 16){
+		p += 2;
+		base = 16;
+	}else if(base == 0)
+		base = *p == '0' ? 8 : 10;
+	start = p;
+	*over = 0;
+	for(; (d = digit(*p)) < base; p++){
+		if(v > (ULONGMAX - d) / base)
+			*over = 1;
+		v = v*base + d;
+	}
+	if(end != NULL)
+		*end = (char*)(p == start ? s : p);
+	if(*over){
+		errno = ERANGE;
+		return ULONGMAX;
+	}
+	return v;
+}
+
+unsigned long
+strtoul(const char *s, char **end, int base)
+{
+	unsigned long v;
+	int neg, over;
+
+	v = convert(s, end, base, &neg, &over);
+	return neg && !over ? -v : v;
+}
+
+long
+strtol(const char *s, char **end, int base)
+{
+	unsigned long v;
+	int neg, over;
+
+	v = convert(s, end, base, &neg, &over);
+	if(!neg && v > LONGMAX){
+		errno = ERANGE;
+		return LONGMAX;
+	}
+	if(neg && v > LONGMAX + 1UL){
+		errno = ERANGE;
+		return -LONGMAX - 1;
+	}
+	return neg ? -(long)(v - 1) - 1 : (long)v;
+}
+
+int
+atoi(const char *s)
+{
+	return strtol(s, NULL, 10);
+}
+
+int
+abs(int n)
+{
+	return n < 0 ? -n : n;
+}

@@ -1,0 +1,20 @@
+/* rm file ...: remove files and empty directories. */
+#include <stdio.h>
+#include <unistd.h>
+
+int
+main(int argc, char *argv[])
+{
+	int i, status = 0;
+
+	if(argc < 2){
+		fprintf(stderr, "usage: rm file ...\n");
+		return 1;
+	}
+	for(i = 1; i < argc; i++)
+		if(remove(argv[i]) < 0){
+			perror(argv[i]);
+			status = 1;
+		}
+	return status;
+}
