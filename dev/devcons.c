@@ -178,7 +178,8 @@ consopen(Chan *c, int omode)
 static long
 consread(Chan *c, void *buf, long n, uvlong off)
 {
-	char tmp[NPROC*64];
+	char tmp[64], *ps;
+	long r;
 
 	switch(c->qid){
 	case QDIR:
@@ -191,8 +192,12 @@ consread(Chan *c, void *buf, long n, uvlong off)
 		snprintf(tmp, sizeof tmp, "%d %d\n", ticks, hz);
 		return readstr(off, buf, n, tmp);
 	case Qps:
-		procdump(tmp, sizeof tmp);
-		return readstr(off, buf, n, tmp);
+		if((ps = kmalloc(NPROC*64)) == nil)
+			return seterr(ENOMEM, nil);
+		procdump(ps, NPROC*64);
+		r = readstr(off, buf, n, ps);
+		kfree(ps);
+		return r;
 	case Qsysstat:
 		snprintf(tmp, sizeof tmp, "pages %d free %d heap %d\n",
 			pagestotal(), pagesfree(), heapinuse());

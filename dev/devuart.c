@@ -64,7 +64,6 @@ uartinit(void)
 		outb(u->base + Fcr, 0x07);
 		outb(u->base + Mcr, 0x0B);	/* DTR, RTS, and OUT2 to let interrupts through */
 		outb(u->base + Ier, 0x01);
-		inb(u->base + Data);
 		i8259enable(u->irq);
 	}
 }

@@ -16,7 +16,7 @@
 #define USTACKTOP	KZERO		/* top of user space */
 #define USTACKSIZE	(64*1024)
 #define USTACK		(USTACKTOP - USTACKSIZE)
-#define KSTACK		4096		/* per-process kernel stack */
+#define KSTACK		8192		/* per-process kernel stack, from the heap */
 
 #define PADDR(va)	((uintptr)(va) - KZERO)
 #define KADDR(pa)	((void*)((uintptr)(pa) + KZERO))

@@ -57,7 +57,7 @@ newproc(void)
 	p->state = Embryo;
 	p->pid = nextpid++;
 	splx(s);
-	if((p->kstack = pagealloc()) == nil){
+	if((p->kstack = kmalloc(KSTACK)) == nil){
 		p->state = Unused;
 		return nil;
 	}
@@ -193,7 +193,7 @@ pfork(void)
 	if((np = newproc()) == nil)
 		return seterr(EAGAIN, "no free process");
 	if((np->pgdir = copypgdir(up->pgdir)) == nil){
-		pagefree(np->kstack);
+		kfree(np->kstack);
 		np->state = Unused;
 		return seterr(ENOMEM, nil);
 	}
@@ -266,7 +266,7 @@ pwait(int *status)
 			pid = p->pid;
 			if(status != nil)
 				*status = p->status;
-			pagefree(p->kstack);
+			kfree(p->kstack);
 			p->kstack = nil;
 			p->parent = nil;
 			p->pid = 0;

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include "clock.h"
 
 enum {
 	DEFSECS	= 3,		/* seconds to run without an argument */
@@ -48,30 +49,6 @@ usage(void)
 {
 	fprintf(stderr, "usage: runtest [seconds]\n");
 	exit(1);
-}
-
-/* The clock: /dev/time holds "TICKS HZ\n". */
-static void
-now(unsigned long *ticks, unsigned long *hz)
-{
-	char buf[64], *p;
-	long n;
-	int fd;
-
-	fd = open("/dev/time", O_RDONLY);
-	if(fd < 0)
-		fatal("/dev/time");
-	n = read(fd, buf, sizeof buf - 1);
-	if(n < 0)
-		fatal("reading /dev/time");
-	close(fd);
-	buf[n] = '\0';
-	*ticks = strtoul(buf, &p, 10);
-	*hz = strtoul(p, NULL, 10);
-	if(*hz == 0){
-		fprintf(stderr, "runtest: /dev/time: bad format\n");
-		exit(1);
-	}
 }
 
 /* Small system calls: getpid, a read of /dev/null, a stat. */
@@ -198,7 +175,8 @@ files(void)
 int
 main(int argc, char *argv[])
 {
-	unsigned long secs, start, t, hz;
+	unsigned long secs;
+	unsigned int start, t, hz;
 	char *end;
 	int i;
 
@@ -213,17 +191,19 @@ main(int argc, char *argv[])
 	for(i = 0; i < FILESZ; i++)
 		pattern[i] = 'a' + i % 26;
 
-	now(&start, &hz);
+	start = clockticks(&hz);
+	if(hz == 0)
+		fatal("/dev/time");
 	do{
 		calls();
 		pipes();
 		execs();
 		files();
 		count.rounds++;
-		now(&t, &hz);
+		t = clockticks(&hz);
 	}while(t - start < secs * hz);
 
-	printf("runtest: %lu ticks at %lu hz, %ld rounds: %ld syscall loops, "
+	printf("runtest: %u ticks at %u hz, %ld rounds: %ld syscall loops, "
 		"%ld pipe chunks, %ld execs, %ld files\n",
 		t - start, hz, count.rounds, count.calls, count.chunks,
 		count.execs, count.files);

@@ -550,10 +550,10 @@ badargtest(void)
 		experr(pipe((int*)b), EFAULT, "pipe into %s", bad[i].name);
 		experr(exec(b, argv0), EFAULT, "exec %s", bad[i].name);
 		experr(exec("/bin/echo", (char**)b), EFAULT, "exec argv %s", bad[i].name);
+		if(b == NULL)
+			continue;	/* NULL ends an argv; wait(NULL) drops the status */
 		argv1[1] = b;
 		experr(exec("/bin/echo", argv1), EFAULT, "exec argv[1] %s", bad[i].name);
-		if(b == NULL)
-			continue;	/* wait(NULL) is allowed: it drops the status */
 		pid = xfork();
 		if(pid == 0)
 			exit(0);

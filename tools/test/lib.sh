@@ -1,0 +1,57 @@
+# Shared by the test scripts: counting, and booting the guest.
+# A script sources this, runs its cases, and ends with `summary NAME`.
+
+pass=0
+fail=0
+T=$(mktemp -d /tmp/kproftest.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+
+ok() {
+	echo "ok $1"
+	pass=$((pass + 1))
+}
+
+bad() {
+	echo "FAIL $1: $2"
+	fail=$((fail + 1))
+}
+
+# check NAME COMMAND...: the case passes if the command succeeds.
+check() {
+	local name=$1
+	shift
+	if "$@"; then ok "$name"; else bad "$name" "$*"; fi
+}
+
+summary() {
+	echo "$1: $pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+}
+
+# guest ARGS...: boot with ./run-qemu.sh -k ARGS; the console (without
+# carriage returns) is left in $out, the exit status in $st.
+guest() {
+	./run-qemu.sh -k "$@" >"$T/console" 2>&1
+	st=$?
+	out=$(tr -d '\r' <"$T/console")
+}
+
+# has NAME REGEX: the last guest's console has a line matching REGEX.
+has() {
+	if grep -qE -- "$2" <<<"$out"; then
+		ok "$1"
+	else
+		bad "$1" "no line matching /$2/ in:"
+		sed 's/^/	| /' <<<"$out" | tail -20
+	fi
+}
+
+# hasnt NAME REGEX: no line of the last guest's console matches REGEX.
+hasnt() {
+	if grep -qE -- "$2" <<<"$out"; then
+		bad "$1" "a line matches /$2/"
+		grep -E -- "$2" <<<"$out" | sed 's/^/	| /' | head -5
+	else
+		ok "$1"
+	fi
+}

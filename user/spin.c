@@ -1,0 +1,28 @@
+/*
+ * spin [seconds]: keep the processor busy for that long (default 1)
+ * and report the clock ticks at which it started and ended and how
+ * many loops it made.  Two at once show the scheduler sharing the
+ * processor: their intervals overlap and both make progress.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "clock.h"
+
+int
+main(int argc, char *argv[])
+{
+	unsigned int start, now, hz, loops = 0;
+	int secs = argc > 1 ? atoi(argv[1]) : 1;
+	volatile int i;
+
+	start = clockticks(&hz);
+	do{
+		for(i = 0; i < 10000; i++)
+			;
+		loops++;
+		now = clockticks(&hz);
+	}while(now - start < secs * hz);
+	printf("spin %d: ticks %u to %u, %u loops\n", getpid(), start, now, loops);
+	return 0;
+}
