@@ -8,7 +8,7 @@
 #include "dat.h"
 #include "fns.h"
 
-extern Dev rootdevtab, consdevtab, uartdevtab, pipedevtab, kprofdevtab;
+extern Dev rootdevtab, consdevtab, uartdevtab, pipedevtab, kprofdevtab, spindevtab;
 
 Dev *devtab[] = {
 	&rootdevtab,
@@ -16,6 +16,7 @@ Dev *devtab[] = {
 	&uartdevtab,
 	&pipedevtab,
 	&kprofdevtab,
+	&spindevtab,
 	nil,
 };
 

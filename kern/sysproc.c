@@ -86,6 +86,8 @@ syserrstr(uint *arg)
 {
 	uint n = arg[1];
 
+	if((int)n < 0)
+		return seterr(EINVAL, "negative length");
 	if(n == 0)
 		return 0;
 	if(n > ERRMAX)

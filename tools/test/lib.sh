@@ -33,7 +33,7 @@ summary() {
 guest() {
 	./run-qemu.sh -k "$@" >"$T/console" 2>&1
 	st=$?
-	out=$(tr -d '\r' <"$T/console")
+	out=$(tr -d '\r\0' <"$T/console")
 }
 
 # has NAME REGEX: the last guest's console has a line matching REGEX.

@@ -1,0 +1,101 @@
+/*
+ * A test device, #S, for measuring kprof's accuracy: writing "a N" to
+ * its file spinctl spins N iterations in spina, "b N" in spinb.  The two
+ * loops are the same, so the time in each is in proportion to N, and a
+ * profile can be checked against that.  Not bound in /dev at boot.
+ */
+#include "u.h"
+#include "mem.h"
+#include "dat.h"
+#include "fns.h"
+
+enum { Qspinctl = 1 };
+
+static Dirtab spindir[] = {
+	{ "spinctl",	Qspinctl,	0,	0222 },
+};
+
+static void __attribute__((noipa))
+spina(uint n)
+{
+	volatile uint i;
+
+	for(i = 0; i < n; i++)
+		;
+}
+
+static void __attribute__((noipa))
+spinb(uint n)
+{
+	volatile uint i;
+
+	for(i = 0; i < n; i++)
+		;
+}
+
+static Chan*
+spinattach(char *spec)
+{
+	USED(spec);
+	return devattach('S');
+}
+
+static int
+spinwalk(Chan *c, char *name)
+{
+	return devwalk(c, name, spindir, nelem(spindir));
+}
+
+static int
+spinstat(Chan *c, Dir *d)
+{
+	return devstat(c, d, spindir, nelem(spindir));
+}
+
+static int
+spinopen(Chan *c, int omode)
+{
+	if(c->qid == QDIR && (omode & O_ACCMODE) != O_RDONLY)
+		return seterr(EISDIR, nil);
+	return 0;
+}
+
+static long
+spinread(Chan *c, void *buf, long n, uvlong off)
+{
+	if(c->qid == QDIR)
+		return devdirread(c, buf, n, off, spindir, nelem(spindir));
+	return seterr(EACCES, "permission denied");
+}
+
+static long
+spinwrite(Chan *c, void *buf, long n, uvlong off)
+{
+	char msg[32], *p;
+	uint count = 0;
+
+	USED(off);
+	if(c->qid != Qspinctl)
+		return seterr(EISDIR, nil);
+	if(n < 3 || n >= (long)sizeof msg)
+		return seterr(EINVAL, "bad control message");
+	memmove(msg, buf, n);
+	msg[n] = '\0';
+	for(p = msg + 2; *p >= '0' && *p <= '9'; p++)
+		count = count*10 + *p - '0';
+	if(msg[1] != ' ' || p == msg + 2 || !iscmd(p, n - (p - msg), ""))
+		return seterr(EINVAL, "bad control message");
+	if(msg[0] == 'a')
+		spina(count);
+	else if(msg[0] == 'b')
+		spinb(count);
+	else
+		return seterr(EINVAL, "bad control message");
+	return n;
+}
+
+Dev spindevtab = {
+	'S', "spin",
+	nil, spinattach, spinwalk, spinstat, spinopen, nil,
+	spinread, spinwrite, nil, nil,
+};

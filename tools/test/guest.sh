@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Guest tests of the kernel itself (issue 2): both boot paths, files,
+# the union /dev, pipes and redirection, exit statuses, preemption,
+# faults, the second serial port, usertests, and the system-call fuzzer.
+cd "$(dirname "$0")/../.." || exit 1
+. tools/test/lib.sh
+
+# Boot through GRUB from the ISO.
+./run-qemu.sh -c 'echo booted through grub' >"$T/iso" 2>&1
+st=$?
+out=$(tr -d '\r' <"$T/iso")
+has boot-iso '^booted through grub$'
+check boot-iso-status [ "$st" = 0 ]
+
+# Boot with -kernel, to an interactive shell prompt, typing at it.
+(sleep 3; printf 'echo typed at the prompt\nhalt 5\n') |
+	timeout 60 ./run-qemu.sh -k >"$T/prompt" 2>&1
+st=$?
+out=$(tr -d '\r' <"$T/prompt")
+has prompt '^\$ '
+has prompt-typed '^typed at the prompt$'
+check prompt-halt-status [ "$st" = 5 ]
+
+guest -c 'echo hello > /tmp/f; echo world >> /tmp/f; cat /tmp/f; ls -l /tmp/f
+mkdir /tmp/d; echo in d > /tmp/d/g; cd /tmp/d; cat g; cd ..; ls /tmp/d
+rm /tmp/d/g; rm /tmp/d; rm /tmp/f; ls /tmp; cat /tmp/f; echo status $?
+cp /bin/echo /tmp/e; /tmp/e copied binary runs'
+has files-read-back '^hello$'
+has files-append '^world$'
+has files-ls-size '^-.* 12 .*f$|^- +12 +/tmp/f$'
+has files-subdir '^in d$'
+has files-removed-status '^status [1-9]'
+has files-cp-exec '^copied binary runs$'
+
+guest -c 'ls /dev; bind -a "#T" /dev; bind -a "#T" /dev; ls /dev | cat > /tmp/l; cat /tmp/l'
+has union-dev-cons '^cons$'
+has union-dev-eia1 '^eia1$'
+has union-dev-kpctl '^kpctl$'
+check union-dev-rebind-harmless [ "$(grep -c '^kpdata$' <<<"$out")" = 2 ]
+
+guest -c 'echo one two three | cat | cat > /tmp/p; cat < /tmp/p; echo x; echo y >> /tmp/p; cat /tmp/p | cat'
+has pipe-chain '^one two three$'
+check pipe-append [ "$(grep -c '^one two three$' <<<"$out")" = 2 ]
+has redirect-append '^y$'
+
+guest -c "sh -c 'exit 7'; echo status \$?; echo 'exit 3' > /tmp/s; sh /tmp/s; echo script \$?
+fault; echo killed \$?; nosuch; echo missing \$?"
+has exit-status '^status 7$'
+has script-status '^script 3$'
+has killed-status '^killed 255$'
+has missing-command '^sh: nosuch: '
+has missing-status '^missing 1$'
+
+guest -c 'spin 2 & spin 2; sleep 1'
+n=$(grep -cE '^spin [0-9]+: ticks' <<<"$out")
+check preempt-both-finish [ "$n" = 2 ]
+# Each ran for 2 s of its own; if they overlapped, both started before either ended.
+read -r s1 e1 s2 e2 <<<"$(grep -E '^spin' <<<"$out" | sed -E 's/.*ticks ([0-9]+) to ([0-9]+).*/\1 \2/' | tr '\n' ' ')"
+check preempt-overlap [ "${s2:-999999}" -lt "${e1:-0}" ] && [ "${s1:-999999}" -lt "${e2:-0}" ]
+
+guest -c 'fault; echo after nil; fault kernel; fault text; fault insn; echo still here'
+has fault-nil-message '^fault: pid [0-9]+: trap 14 \(page fault\) addr 0 pc 0x[0-9a-f]+$'
+has fault-kernel-message '^fault: pid [0-9]+: trap 14 \(page fault\) addr 0xc0100000 pc 0x[0-9a-f]+$'
+has fault-text-message '^fault: pid [0-9]+: trap 14 \(page fault\) addr 0x[0-9a-f]+ pc 0x[0-9a-f]+$'
+has fault-insn-message '^fault: pid [0-9]+: trap 6 \(invalid opcode\) addr 0 pc 0x[0-9a-f]+$'
+has fault-shell-goes-on '^still here$'
+hasnt fault-no-survivor 'still alive'
+
+guest -o "$T/eia1" -c 'cat /kernel > /dev/eia1; xd /bin/echo > /dev/eia1'
+head -c "$(stat -c %s o/kernel)" "$T/eia1" >"$T/kernel"
+check eia1-byte-exact cmp -s "$T/kernel" o/kernel
+
+guest -c 'usertests'
+has usertests '^usertests: ok$'
+check usertests-status [ "$st" = 0 ]
+
+guest -a 'hz=1000' -c 'cat /dev/time'
+has hz-option '^[0-9]+ 1000$'
+guest -a 'hz=5' -c 'cat /dev/time'
+has hz-bad '^hz must be 50 to 10000: using 100$'
+has hz-bad-default '^[0-9]+ 100$'
+
+guest -t 300 -c 'cat /dev/sysstat; fuzz 100000; cat /dev/sysstat'
+has fuzz-ok 'fuzz: 100000 calls, ok$'
+hasnt fuzz-no-panic 'panic'
+before=$(grep -E '^pages' <<<"$out" | head -1 | awk '{print $4}')
+after=$(grep -E '^pages' <<<"$out" | tail -1 | awk '{print $4}')
+check fuzz-no-page-leak [ -n "$before" ] && [ "$before" = "$after" ]
+
+summary guest

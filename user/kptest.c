@@ -1,0 +1,191 @@
+/*
+ * kptest: check the kernel profiling device, #T, from inside: the
+ * length of kpdata, the invariants of its cells, start/stop/startclr,
+ * bad control messages, reads at any offset and length, and that
+ * kpdata cannot be written.  Prints "ok NAME" or "FAIL NAME: why" for
+ * each check and "kptest: ok" if all passed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <errno.h>
+#include "sys.h"
+#include "clock.h"
+
+static int failures;
+
+static void
+check(int ok, char *name, char *why)
+{
+	if(ok)
+		printf("ok %s\n", name);
+	else{
+		printf("FAIL %s: %s\n", name, why);
+		failures++;
+	}
+}
+
+/* Write a message to kpctl; the write's result. */
+static long
+ctl(char *msg)
+{
+	long n;
+	int fd;
+
+	if((fd = open("/dev/kpctl", O_WRONLY)) < 0){
+		perror("kptest: /dev/kpctl");
+		exit(1);
+	}
+	n = write(fd, msg, strlen(msg));
+	close(fd);
+	return n;
+}
+
+/* The status line of kpctl. */
+static void
+status(char *buf, int n)
+{
+	long m;
+	int fd;
+
+	if((fd = open("/dev/kpctl", O_RDONLY)) < 0 || (m = read(fd, buf, n - 1)) < 0){
+		perror("kptest: /dev/kpctl");
+		exit(1);
+	}
+	buf[m] = '\0';
+	close(fd);
+}
+
+/* All of kpdata, read in one go; its length in *len. */
+static unsigned char*
+readdata(long *len, long size)
+{
+	unsigned char *buf = malloc(size + 16);
+	int fd;
+
+	if(buf == NULL || (fd = open("/dev/kpdata", O_RDONLY)) < 0){
+		perror("kptest: /dev/kpdata");
+		exit(1);
+	}
+	*len = read(fd, buf, size + 16);
+	close(fd);
+	return buf;
+}
+
+static unsigned int
+cell(unsigned char *d, int i)
+{
+	return (unsigned int)d[4*i] << 24 | d[4*i+1] << 16 | d[4*i+2] << 8 | d[4*i+3];
+}
+
+/* Do cells 2.. add up to cell 1, and is cell 1 at most cell 0? */
+static int
+consistent(unsigned char *d, int ncell)
+{
+	unsigned long long sum = 0;
+	int i;
+
+	for(i = 2; i < ncell; i++)
+		sum += cell(d, i);
+	return sum == cell(d, 1) && cell(d, 1) <= cell(d, 0);
+}
+
+/* Keep the kernel busy, in system calls, for n ticks. */
+static void
+busy(unsigned int n)
+{
+	unsigned int hz, t0 = clockticks(&hz);
+	struct Dir d;
+
+	while(clockticks(&hz) - t0 < n)
+		stat("/dev/kpdata", &d);
+}
+
+int
+main(void)
+{
+	char st[128], err[64], *p;
+	unsigned char *d1, *d2, *one;
+	unsigned long text, etext;
+	long len, len2, size, i;
+	int fd, ncell;
+	struct Dir d;
+
+	status(st, sizeof st);
+	p = strstr(st, "text ");
+	text = p ? strtoul(p + 5, &p, 16) : 0;
+	p = p ? strstr(p, "etext ") : NULL;
+	etext = p ? strtoul(p + 6, NULL, 16) : 0;
+	check(text != 0 && etext > text, "status-line", st);
+	ncell = 2 + (etext - text + 7) / 8;
+	size = 4L * ncell;
+	check(stat("/dev/kpdata", &d) == 0 && d.length == (unsigned long)size, "stat-length", "stat length is not 4*(2+nbins)");
+
+	check(ctl("startclr\n") > 0, "startclr", "write failed");
+	busy(20);
+	check(ctl("stop") > 0, "stop", "write failed");
+	status(st, sizeof st);
+	check(strncmp(st, "off ", 4) == 0, "stopped-status", st);
+	d1 = readdata(&len, size);
+	check(len == size, "read-length", "a whole read is not the file's length");
+	check(cell(d1, 0) >= 20, "ticks-counted", "fewer ticks than the busy loop ran");
+	check(consistent(d1, ncell), "invariants", "bins do not sum to cell 1, or cell 1 > cell 0");
+
+	busy(5);
+	d2 = readdata(&len2, size);
+	check(len2 == len && memcmp(d1, d2, len) == 0, "stop-keeps", "data changed while stopped");
+	free(d2);
+
+	one = malloc(size);
+	fd = open("/dev/kpdata", O_RDONLY);
+	for(i = 0; i < size; i++)
+		if(read(fd, one + i, 1) != 1)
+			break;
+	check(i == size && read(fd, one, 1) == 0, "bytewise-length", "byte reads ended early or late");
+	check(memcmp(one, d1, size) == 0, "bytewise-equal", "byte-by-byte read differs from a whole read");
+	seek(fd, 3, SEEK_SET);
+	check(read(fd, one, 9) == 9 && memcmp(one, d1 + 3, 9) == 0, "odd-offset", "read at offset 3 differs");
+	seek(fd, size - 2, SEEK_SET);
+	check(read(fd, one, 100) == 2, "short-at-end", "read near the end not cut short");
+	seek(fd, size + 100, SEEK_SET);
+	check(read(fd, one, 4) == 0, "past-end", "read past the end returned data");
+	close(fd);
+
+	check(ctl("bogus") < 0 && errno == EINVAL, "bad-message-fails", "bad message accepted");
+	errstr(err, sizeof err);
+	check(strcmp(err, "bad control message") == 0, "bad-message-text", err);
+	check(ctl("start now") < 0 && ctl("") < 0 && ctl("stopp") < 0, "bad-messages", "a near miss was accepted");
+	status(st, sizeof st);
+	check(strncmp(st, "off ", 4) == 0, "bad-message-no-state-change", st);
+	d2 = readdata(&len2, size);
+	check(memcmp(d1, d2, size) == 0, "bad-message-no-data-change", "data changed");
+	free(d2);
+
+	check(ctl("start  \n") > 0, "start-blanks", "start with trailing blanks refused");
+	busy(10);
+	ctl("stop");
+	d2 = readdata(&len2, size);
+	check(cell(d2, 0) >= cell(d1, 0) + 10, "start-keeps", "start did not keep the old counts");
+	check(consistent(d2, ncell), "invariants-again", "inconsistent after start/stop");
+	free(d2);
+
+	ctl("startclr");
+	ctl("stop");
+	d2 = readdata(&len2, size);
+	check(cell(d2, 0) < cell(d1, 0) && consistent(d2, ncell), "startclr-zeroes", "startclr kept old counts");
+	free(d2);
+
+	fd = open("/dev/kpdata", O_WRONLY);
+	check(fd < 0, "no-write-open", "kpdata opened for writing");
+	fd = open("/dev/kpdata", O_RDWR);
+	check(fd < 0 || write(fd, "x", 1) < 0, "no-write", "kpdata written");
+
+	if(failures){
+		printf("kptest: %d failures\n", failures);
+		return 1;
+	}
+	printf("kptest: ok\n");
+	return 0;
+}
