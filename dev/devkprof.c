@@ -38,26 +38,30 @@ kprofinit(void)
 	kprofdir[1].length = kprof.ncell * sizeof(uint);
 }
 
+/* Count one more, but stop at 0xFFFFFFFF rather than wrap. */
+static inline void
+inc(uint *c)
+{
+	if(++*c == 0)
+		*c = ~0U;
+}
+
 /*
  * The clock's hook: a tick that interrupted pc.  No lock is needed:
  * it runs with interrupts off on the only processor.  A user pc is
- * below KZERO and so never inside kernel text.  Cells stop at
- * 0xFFFFFFFF rather than wrap.
+ * below KZERO and so never inside kernel text.
  */
 void
 kprofclock(uint pc)
 {
-	uint *cell = kprof.cell;
-
 	if(!kprof.on)
 		return;
-	cell[0] += cell[0] != ~0U;
+	inc(&kprof.cell[0]);
 	pc -= (uint)text;
 	if(pc >= kprof.textsize)
 		return;
-	cell[1] += cell[1] != ~0U;
-	cell += 2 + (pc >> Binshift);
-	*cell += *cell != ~0U;
+	inc(&kprof.cell[1]);
+	inc(&kprof.cell[2 + (pc >> Binshift)]);
 }
 
 static Chan*
