@@ -1,6 +1,7 @@
 /*
  * The ustar reader: headers of 512 bytes, sizes in octal, data padded
- * to 512, two zero blocks at the end.  Only files and directories are
+ * to 512, zero blocks at the end (an archive without them is taken to
+ * be cut short).  Only files and directories are
  * kept; links and other types are skipped.  Every length is checked
  * against the archive's, so a truncated or corrupt one is an error,
  * never a read past its end.
@@ -60,8 +61,6 @@ tarnext(const unsigned char *a, unsigned int len, unsigned int *off, Tarent *e)
 	char *name;
 
 	for(;;){
-		if(*off == len)
-			return 0;
 		if(len - *off < Blk)
 			return -1;
 		h = a + *off;

@@ -12,6 +12,7 @@ struct Tarent {
 
 /*
  * The entry at *off in the archive of len bytes: 1 and *off moved past
- * it, 0 at the end of the archive, -1 if the archive is malformed.
+ * it, 0 at the archive's end marker, -1 if the archive is malformed
+ * or ends without one.
  */
 int	tarnext(const unsigned char *a, unsigned int len, unsigned int *off, Tarent *e);
