@@ -11,7 +11,9 @@ KHDR=`ls kern/*.h user/include/*.h`
 UHDR=`ls user/include/*.h`
 KCFLAGS=$CFLAGS -DKERNEL -Ikern -Iuser/include
 UCFLAGS=$CFLAGS -Iuser/include
-HOSTCFLAGS=-O2 -g -Wall -Wextra -Werror
+# Host builds find the shared headers (elfsym.h, gmon.h) by "", not
+# the user library's stdio.h and the like, which are <>.
+HOSTCFLAGS=-O2 -g -Wall -Wextra -Werror -iquote user/include
 
 # Kernel sources: the core, the drivers, and the two library files it
 # shares with user space.
@@ -23,6 +25,11 @@ LOBJ=user/lib/crt0.o user/lib/syscall.o ${LSRC:%.c=%.o}
 
 # Every user/NAME.c is a program /bin/NAME.
 PROGS=`ls user/*.c | sed 's,user/\(.*\)\.c,o/bin/\1,'`
+
+# These are also built to profile themselves, as /bin/NAME.prof: the
+# same objects started by gcrt0.o, which writes gmon.out at exit.
+PROFILED=runtest profdemo
+PROFPROGS=${PROFILED:%=o/bin/%.prof}
 
 all:V: o/kernel o/root.tar o/kprof.iso tools
 
@@ -53,6 +60,9 @@ kern/swtch.o: kern/swtch.asm
 user/lib/crt0.o: user/lib/crt0.asm
 	nasm -f elf32 -o $target user/lib/crt0.asm
 
+user/lib/gcrt0.o: user/lib/gcrt0.asm
+	nasm -f elf32 -o $target user/lib/gcrt0.asm
+
 user/lib/syscall.o: user/lib/syscall.asm
 	nasm -f elf32 -o $target user/lib/syscall.asm
 
@@ -67,15 +77,20 @@ o/u/%.o: user/%.c $UHDR
 	mkdir -p o/u
 	gcc $UCFLAGS -c -o $target user/$stem.c
 
-o/bin/%: o/u/%.o user/lib/libc.a user/user.ld
+# & matches no dot, so that this is not a way to make o/bin/NAME.prof.
+o/bin/&: o/u/&.o user/lib/libc.a user/user.ld
 	mkdir -p o/bin
 	ld $LDFLAGS -T user/user.ld -o $target user/lib/crt0.o o/u/$stem.o user/lib/libc.a $LIBGCC
 
+o/bin/%.prof: o/u/%.o user/lib/gcrt0.o user/lib/libc.a user/user.ld
+	mkdir -p o/bin
+	ld $LDFLAGS -T user/user.ld -o $target user/lib/gcrt0.o o/u/$stem.o user/lib/libc.a $LIBGCC
+
 # The boot archive: /bin, /kernel (the booted ELF, symbols and all), /tmp.
-o/root.tar: o/kernel $PROGS
+o/root.tar: o/kernel $PROGS $PROFPROGS
 	rm -rf o/root
 	mkdir -p o/root/bin o/root/tmp o/root/dev o/root/boot
-	cp $PROGS o/root/bin/
+	cp $PROGS $PROFPROGS o/root/bin/
 	cp o/kernel o/root/kernel
 	tar --format=ustar --owner=0 --group=0 --numeric-owner -cf $target -C o/root .
 
@@ -87,14 +102,18 @@ o/kprof.iso: o/kernel o/root.tar boot/grub.cfg
 	grub-mkrescue -o $target o/iso 2>/dev/null
 
 # Host builds of the pure-logic code, for the formatter and unit tests.
-tools:V: o/host/kprof
+tools:V: o/host/kprof o/host/prof
 
-o/host/kprof: user/kprof.c
+o/host/kprof: user/kprof.c user/lib/elfsym.c user/include/elfsym.h
 	mkdir -p o/host
-	gcc $HOSTCFLAGS -o $target user/kprof.c
+	gcc $HOSTCFLAGS -o $target user/kprof.c user/lib/elfsym.c
+
+o/host/prof: user/prof.c user/lib/elfsym.c user/include/elfsym.h user/include/gmon.h
+	mkdir -p o/host
+	gcc $HOSTCFLAGS -o $target user/prof.c user/lib/elfsym.c
 
 test:V: all
 	tools/runtests
 
 clean:V:
-	rm -rf o kern/*.o dev/*.o boot/*.o user/*.o user/lib/*.o user/lib/libc.a $LIBGCC
+	rm -rf o kern/*.o dev/*.o boot/*.o user/*.o user/lib/*.o user/lib/libc.a
