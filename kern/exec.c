@@ -174,14 +174,15 @@ kexec(char *path, char **argv)
 
 	name = strrchr(path, '/');
 	strlcpy(up->name, name ? name + 1 : path, NAMELEN);
+	/* Profiling off before the new memory, which a tick could write to. */
+	memset(&up->prof, 0, sizeof up->prof);
+	memset(&up->pcs, 0, sizeof up->pcs);
 	old = up->pgdir;
 	up->pgdir = pd;
 	switchuvm(up);
 	if(old != nil)
 		freepgdir(old);
 	up->hbase = up->brk = top;
-	memset(&up->prof, 0, sizeof up->prof);
-	memset(&up->pcs, 0, sizeof up->pcs);
 	memset(up->ureg, 0, sizeof *up->ureg);
 	up->ureg->pc = eh.entry;
 	up->ureg->sp = sp;

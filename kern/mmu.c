@@ -96,6 +96,7 @@ unmapuser(pte_t *pd, uintptr lo, uintptr hi)
 {
 	uintptr va;
 	pte_t *pte;
+	void *pg;
 
 	for(va = ROUNDDOWN(lo, BY2PG); va < hi && va < KZERO; va += BY2PG){
 		if((pd[PDX(va)] & PTEP) == 0){
@@ -104,8 +105,10 @@ unmapuser(pte_t *pd, uintptr lo, uintptr hi)
 		}
 		pte = walkpgdir(pd, va, 0);
 		if(*pte & PTEP){
-			pagefree(KADDR(PTEADDR(*pte)));
+			/* Unmapped before freed: profclock may look in between. */
+			pg = KADDR(PTEADDR(*pte));
 			*pte = 0;
+			pagefree(pg);
 		}
 	}
 	if(pd == (up ? up->pgdir : nil))

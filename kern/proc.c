@@ -192,6 +192,12 @@ pfork(void)
 
 	if((np = newproc()) == nil)
 		return seterr(EAGAIN, "no free process");
+	/*
+	 * The profilers' state before the memory: a tick during the copy
+	 * then leaves the child no sample it counts but lacks.
+	 */
+	np->prof = up->prof;
+	np->pcs = up->pcs;
 	if((np->pgdir = copypgdir(up->pgdir)) == nil){
 		kfree(np->kstack);
 		np->state = Unused;
@@ -202,8 +208,6 @@ pfork(void)
 	np->ureg->dx = 0;
 	np->hbase = up->hbase;
 	np->brk = up->brk;
-	np->prof = up->prof;
-	np->pcs = up->pcs;
 	np->parent = up;
 	strcpy(np->name, up->name);
 	strcpy(np->dot, up->dot);

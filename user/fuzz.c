@@ -5,17 +5,16 @@
  * The kernel must survive them all.
  *
  * Some calls are tamed so that the workers can go on and harm nothing
- * else: exit, fork and exec run in a child that exits at once, exec
- * runs no real program but `echo -n`, kill only kills a child of the
- * worker's own, the paths named are scratch files in /tmp or harmless
- * ones, bind mounts only on the scratch files, sleep is short, reads
- * from the console are made to fail, writes to it are short, pipes are
- * closed at once (a worker reading its own empty pipe would block),
+ * else: the standard input and output are /dev/null, not the console;
+ * exit, fork and exec run in a child that exits at once; exec runs no
+ * real program but `echo -n`; kill only kills a child of the worker's
+ * own; the paths named are scratch files in /tmp or harmless ones;
+ * bind mounts only on the scratch files; sleep is short; pipes are
+ * closed at once (a worker reading its own empty pipe would block);
  * and sbrk is undone.
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <fcntl.h>
 #include <unistd.h>
 #include <stdint.h>
@@ -24,14 +23,18 @@
 #define PGSIZE	4096
 #define BUFSZ	(2*PGSIZE)
 
-/* Paths a call may name; the first NSCRATCH are the worker's to wreck. */
+/*
+ * Paths a call may name.  The first NSCRATCH are the workers' to
+ * wreck, deepest first, so that the parent can remove them in order.
+ * Only "" is relative (to the working directory, which stays among
+ * the scratch ones), so nothing else can appear.
+ */
 static char *paths[] = {
-	"/tmp/fuzz0",
-	"/tmp/fuzz1",
-	"/tmp/fuzzdir",
-	"/tmp/fuzzdir/d",
-	"/tmp/fuzzdir/f",
-	"fuzzrel",
+	"/tmp/fuzz/d/f",
+	"/tmp/fuzz/a",
+	"/tmp/fuzz/b",
+	"/tmp/fuzz/d",
+	"/tmp/fuzz",
 	"",
 	"/nonexistent/x",
 	"/dev/null",
@@ -39,36 +42,23 @@ static char *paths[] = {
 	"/dev/ps",
 	"/dev/kpdata",
 };
-#define NSCRATCH	6
+#define NSCRATCH	5
 #define NPATH		(sizeof paths / sizeof paths[0])
-
-/* What is left behind, deepest first, for the parent to remove. */
-static char *scratch[] = {
-	"/tmp/fuzzdir/d/fuzzrel",
-	"/tmp/fuzzdir/fuzzrel",
-	"/tmp/fuzzdir/d",
-	"/tmp/fuzzdir/f",
-	"/tmp/fuzzdir",
-	"/tmp/fuzz0",
-	"/tmp/fuzz1",
-};
 
 static char *echo[] = { "echo", "-n", NULL };
 static char *buf;	/* BUFSZ good bytes at the top of the heap */
 
-/* An address no call may use. */
+/* An address no call may use: nil, in the kernel, or unmapped. */
 static uintptr_t
 badaddr(void)
 {
-	switch(rand() % 4){
+	switch(rand() % 3){
 	case 0:
 		return 0;
 	case 1:
 		return 0xC0000000 + rand() % 0x40000000;
-	case 2:
-		return 0x80000000 + rand() % PGSIZE;
 	default:
-		return 0xC0000000 - rand() % 64;
+		return 0x80000000 + rand() % PGSIZE;
 	}
 }
 
@@ -81,10 +71,15 @@ randpath(int n)
 	return (uintptr_t)paths[rand() % n];
 }
 
+/*
+ * Any argument.  Addresses just below the end of user space give
+ * buffers that run off it; they are no paths, since the strings of
+ * argv lie there and might name a real file.
+ */
 static uintptr_t
 randarg(void)
 {
-	switch(rand() % 6){
+	switch(rand() % 7){
 	case 0:
 		return rand() % 24 - 2;
 	case 1:
@@ -95,18 +90,11 @@ randarg(void)
 		return (uintptr_t)(buf + rand() % BUFSZ);
 	case 4:
 		return (uintptr_t)paths[rand() % NPATH];
+	case 5:
+		return 0xC0000000 - rand() % 64;
 	default:
-		return rand() % (4*BUFSZ);
+		return rand() % PGSIZE;	/* a length, or an address in unmapped page 0 */
 	}
-}
-
-/* Is fd the console or a serial line, which a worker must not read? */
-static int
-isconsole(int fd)
-{
-	struct Dir d;
-
-	return fstat(fd, &d) == 0 && ((d.type == 'c' && strcmp(d.name, "cons") == 0) || d.type == 't');
 }
 
 /* Make call num in a child, which exits at once if the call returns. */
@@ -174,14 +162,6 @@ fuzzcall(void)
 	case SYS_sleep:
 		a[0] = rand() % 20 - 2;
 		break;
-	case SYS_read:
-		if(isconsole(a[0]))
-			a[0] = -1;
-		break;
-	case SYS_write:
-		if(isconsole(a[0]))
-			a[2] = rand() % 8;
-		break;
 	}
 	r = syscall(num, a[0], a[1], a[2], a[3], a[4]);
 	if(num == SYS_sbrk && r != -1)
@@ -193,9 +173,9 @@ fuzzcall(void)
 }
 
 /*
- * A worker: read /dev/null instead of the console, work in the
- * scratch directory, put its buffer just below unmapped memory, and
- * make n calls.
+ * A worker: put its buffer just below unmapped memory, put /dev/null
+ * in place of the console, work in the scratch directory, and make n
+ * calls.
  */
 static void
 worker(long n)
@@ -203,21 +183,22 @@ worker(long n)
 	char *p;
 	int fd, i;
 
-	fd = open("/dev/null", O_RDONLY);
-	if(fd > 0){
-		dup2(fd, 0);
-		close(fd);
-	}
-	chdir("/tmp/fuzzdir");
 	p = sbrk(0);
 	p = sbrk((PGSIZE - (uintptr_t)p % PGSIZE) % PGSIZE + BUFSZ);
-	if(p == (char*)-1){
-		perror("fuzz: sbrk");
+	fd = open("/dev/null", O_RDWR);
+	if(p == (char*)-1 || fd < 0){
+		perror("fuzz: worker");
 		exit(1);
 	}
 	buf = (char*)sbrk(0) - BUFSZ;
 	for(i = 0; i < BUFSZ; i++)
 		buf[i] = rand();
+	for(i = 0; i < 3; i++)
+		if(fd != i)
+			dup2(fd, i);
+	if(fd > 2)
+		close(fd);
+	chdir("/tmp/fuzz");
 	while(n-- > 0)
 		fuzzcall();
 	exit(0);
@@ -227,8 +208,8 @@ int
 main(int argc, char *argv[])
 {
 	long n, share;
-	int w, pid, st, bad;
-	unsigned int i, seed;
+	int i, w, pid, st, bad;
+	unsigned int seed;
 
 	if(argc < 2 || argc > 3){
 		fprintf(stderr, "usage: fuzz N [seed]\n");
@@ -236,7 +217,7 @@ main(int argc, char *argv[])
 	}
 	n = strtol(argv[1], NULL, 0);
 	seed = argc > 2 ? strtoul(argv[2], NULL, 0) : 1;
-	mkdir("/tmp/fuzzdir");
+	mkdir("/tmp/fuzz");
 	fflush(stdout);
 	for(w = 0; w < NWORKER; w++){
 		share = n / NWORKER + (w < n % NWORKER);
@@ -256,8 +237,8 @@ main(int argc, char *argv[])
 			printf("fuzz: worker %d: status %d\n", pid, st);
 			bad++;
 		}
-	for(i = 0; i < sizeof scratch / sizeof scratch[0]; i++)
-		remove(scratch[i]);
+	for(i = 0; i < NSCRATCH; i++)
+		remove(paths[i]);
 	if(bad > 0){
 		printf("fuzz: %ld calls, %d workers failed\n", n, bad);
 		return 1;

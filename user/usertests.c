@@ -401,6 +401,8 @@ dirtest(void)
 	if(found != 2)
 		fail("read of a directory: found %d of f and sub", found);
 
+	experr(open(dir, O_WRONLY), EISDIR, "open of a directory for writing");
+	experr(open(dir, O_RDWR), EISDIR, "open of a directory for reading and writing");
 	experr(remove(dir), ENOTEMPTY, "remove of a full directory");
 	if(chdir(dir) < 0)
 		fail("chdir %s: %s", dir, strerror(errno));
@@ -561,6 +563,14 @@ badargtest(void)
 		if(wait(&st) != pid && errno != ECHILD)
 			fail("wait after a bad wait: %s", strerror(errno));
 	}
+
+	b = (char*)(uintptr_t)badargtest;
+	experr(read(fdr, b, 16), EFAULT, "read into the text");
+	experr(stat("/", (struct Dir*)b), EFAULT, "stat into the text");
+	experr(errstr(b, ERRMAX), EFAULT, "errstr into the text");
+	experr(pipe((int*)b), EFAULT, "pipe into the text");
+	b = (char*)bad[0].name;
+	experr(read(fdr, b, 4), EFAULT, "read into read-only data");
 
 	b = (char*)STRADDLE;
 	experr(read(fdr, b, 16), EFAULT, "read across the end of user space");

@@ -1,6 +1,6 @@
 #!/bin/bash
 #
-# Host unit tests for kprof (user/kprof.c).  Run from the top of the
+# Host unit tests for kprof (user/kprof.c, with user/lib/elfsym.c).  Run from the top of the
 # repository.  Builds o/host/kprof and a second copy with the address and
 # undefined-behaviour sanitizers, makes small i386 kernels whose functions
 # sit at known addresses and kpdata files with known counts, and checks
@@ -35,15 +35,16 @@ summary() {
 
 # Build both binaries; without them no case can run.
 mkdir -p o/host
-if gcc -O2 -g -Wall -Wextra -Werror -o "$kprof" user/kprof.c 2>"$T/build.err"; then
+if gcc -O2 -g -Wall -Wextra -Werror -iquote user/include -o "$kprof" \
+	user/kprof.c user/lib/elfsym.c 2>"$T/build.err"; then
 	ok build
 else
 	bad build "$(head -c 300 "$T/build.err")"
 	summary
 fi
-if gcc -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
+if gcc -O1 -g -Wall -Wextra -Werror -iquote user/include -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer \
-	-o "$kprofsan" user/kprof.c 2>"$T/build.err"; then
+	-o "$kprofsan" user/kprof.c user/lib/elfsym.c 2>"$T/build.err"; then
 	ok build-sanitized
 else
 	bad build-sanitized "$(head -c 300 "$T/build.err")"

@@ -12,6 +12,7 @@ void	free(void*);
 void	*realloc(void*, size_t);
 void	*calloc(size_t, size_t);
 void	exit(int) __attribute__((noreturn));
+int	atexit(void (*)(void));
 int	atoi(const char*);
 long	strtol(const char*, char**, int);
 unsigned long	strtoul(const char*, char**, int);

@@ -1,0 +1,43 @@
+/*
+ * Function symbols of an i386 ELF program, for the profile formatters
+ * kprof and prof (user/lib/elfsym.c).  symload reads the symbols in
+ * .text; symcredit credits ticks at an address to the function whose
+ * text holds it; symprint prints the busy functions, busiest first.
+ *
+ * The same source builds for the guest and for the host, so this header
+ * uses only standard names.
+ */
+#ifndef ELFSYM_H
+#define ELFSYM_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct Sym Sym;
+typedef struct Symtab Symtab;
+
+/* A place in text that ticks are credited to. */
+struct Sym {
+	uint32_t	addr;		/* where it starts */
+	const char	*name;		/* in the program image */
+	int	rank;		/* which to keep of several at one address */
+	uint64_t	ticks;		/* credited to it */
+};
+
+/* What symload learns from a program file. */
+struct Symtab {
+	const char	*path;		/* for messages */
+	uint8_t	*image;		/* the whole file */
+	size_t	len;		/* its length */
+	uint32_t	textbase;	/* address of .text */
+	uint32_t	textsize;	/* bytes in .text */
+	Sym	*sym;		/* symbols in .text, by address, one per address */
+	int	nsym;		/* how many */
+};
+
+uint8_t	*readfile(const char *path, size_t *lenp);
+const char	*symload(Symtab *t, const char *path);
+void	symcredit(Symtab *t, uint32_t addr, uint64_t ticks);
+int	symprint(Symtab *t, uint64_t total, unsigned long hz);
+void	symfree(Symtab *t);
+
+#endif

@@ -1,0 +1,489 @@
+/*
+ * Function symbols of an i386 ELF program, shared by the profile
+ * formatters kprof (the kernel's profile) and prof (a program's
+ * gmon.out): read the symbol table, credit ticks at an address to the
+ * function that holds it, and print the busy functions in Plan 9's
+ * layout:
+ *
+ *	ms	  %	sym
+ *	5000	 50.0	idle
+ *
+ * The same source builds for the guest and for the host, so it uses only
+ * standard names, no floating point, and decodes ELF a byte at a time.
+ * Errors come back as a message, "file: what is wrong", for the caller
+ * to print.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include "elfsym.h"
+
+enum {
+	/* The little of ELF32 that the formatters need. */
+	ELFCLASS32	= 1,
+	ELFDATA2LSB	= 1,
+	EM_386		= 3,
+	EHDRSIZE	= 52,	/* bytes in the file header */
+	SHDRSIZE	= 40,	/* in a section header */
+	SYMSIZE		= 16,	/* in a symbol */
+	SHT_SYMTAB	= 2,
+	STB_LOCAL	= 0,
+	STT_NOTYPE	= 0,
+	STT_FUNC	= 2,
+};
+
+typedef struct Ehdr Ehdr;
+typedef struct Shdr Shdr;
+
+/* An ELF32 file header, as much of it as symload uses, decoded. */
+struct Ehdr {
+	uint32_t	shoff;		/* file offset of the section headers */
+	uint32_t	shentsize;	/* bytes in each */
+	uint32_t	shnum;		/* how many */
+	uint32_t	shstrndx;	/* the section holding their names */
+};
+
+/* An ELF32 section header, decoded. */
+struct Shdr {
+	uint32_t	name;		/* offset of its name in the names */
+	uint32_t	type;		/* SHT_SYMTAB, ... */
+	uint32_t	addr;		/* address when loaded */
+	uint32_t	offset;		/* in the file */
+	uint32_t	size;		/* bytes */
+	uint32_t	link;		/* a symbol table's string table */
+	uint32_t	entsize;	/* bytes in each entry of a table */
+};
+
+static char	errbuf[256];	/* the message symload returns */
+
+/* Make the message "path: what" for symload to return; returns -1. */
+static int
+failed(Symtab *t, const char *fmt, ...)
+{
+	va_list arg;
+	int n;
+
+	n = snprintf(errbuf, sizeof errbuf, "%s: ", t->path);
+	if(n < 0 || (size_t)n >= sizeof errbuf)
+		return -1;
+	va_start(arg, fmt);
+	vsnprintf(errbuf + n, sizeof errbuf - n, fmt, arg);
+	va_end(arg);
+	return -1;
+}
+
+static int
+corrupt(Symtab *t, const char *what)
+{
+	return failed(t, "corrupt ELF file (%s)", what);
+}
+
+static int
+nomem(void)
+{
+	strcpy(errbuf, "out of memory");
+	return -1;
+}
+
+/*
+ * Read all of the file at path into a buffer with room for a NUL
+ * after the data.  Returns NULL, with errno set, if it can't.
+ */
+uint8_t*
+readfile(const char *path, size_t *lenp)
+{
+	uint8_t *buf, *nbuf;
+	size_t len, size;
+	long n;
+	int fd, err;
+
+	fd = open(path, O_RDONLY);
+	if(fd < 0)
+		return NULL;
+	size = 8192;
+	buf = malloc(size);
+	len = 0;
+	for(;;){
+		if(buf != NULL && size - len < 4096){
+			size *= 2;
+			nbuf = realloc(buf, size);
+			if(nbuf == NULL)
+				free(buf);
+			buf = nbuf;
+		}
+		if(buf == NULL){
+			close(fd);
+			errno = ENOMEM;
+			return NULL;
+		}
+		n = read(fd, buf + len, size - len - 1);
+		if(n < 0){
+			err = errno;
+			free(buf);
+			close(fd);
+			errno = err;
+			return NULL;
+		}
+		if(n == 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*lenp = len;
+	return buf;
+}
+
+static uint32_t
+le16(const uint8_t *p)
+{
+	return p[0] | (uint32_t)p[1]<<8;
+}
+
+static uint32_t
+le32(const uint8_t *p)
+{
+	return p[0] | (uint32_t)p[1]<<8 | (uint32_t)p[2]<<16 | (uint32_t)p[3]<<24;
+}
+
+/* Do n bytes at off lie within a buffer of len bytes? */
+static int
+inside(size_t len, uint64_t off, uint64_t n)
+{
+	return off <= len && n <= len - off;
+}
+
+/*
+ * The NUL-terminated string at off in the string table of len bytes
+ * at tab, or NULL if off is outside the table or no NUL ends the string
+ * within it.
+ */
+static const char*
+strat(const uint8_t *tab, uint32_t len, uint32_t off)
+{
+	uint32_t i;
+
+	for(i = off; i < len; i++)
+		if(tab[i] == '\0')
+			return (const char*)tab + off;
+	return NULL;
+}
+
+/* Decode section header i; the caller has checked the table fits the file. */
+static void
+getshdr(Symtab *t, Ehdr *eh, uint32_t i, Shdr *sh)
+{
+	const uint8_t *p;
+
+	p = t->image + eh->shoff + (uint64_t)i*eh->shentsize;
+	sh->name = le32(p);
+	sh->type = le32(p+4);
+	sh->addr = le32(p+12);
+	sh->offset = le32(p+16);
+	sh->size = le32(p+20);
+	sh->link = le32(p+24);
+	sh->entsize = le32(p+36);
+}
+
+/*
+ * Check the ELF file header and decode the section header table's
+ * place, making sure all of the table lies within the file.
+ */
+static int
+getehdr(Symtab *t, Ehdr *eh)
+{
+	const uint8_t *p;
+
+	memset(eh, 0, sizeof *eh);
+	p = t->image;
+	if(t->len < 4 || memcmp(p, "\177ELF", 4) != 0)
+		return failed(t, "not an ELF file");
+	if(t->len < EHDRSIZE)
+		return corrupt(t, "file header");
+	if(p[4] != ELFCLASS32 || p[5] != ELFDATA2LSB || le16(p+18) != EM_386)
+		return failed(t, "not an i386 ELF file");
+	eh->shoff = le32(p+32);
+	eh->shentsize = le16(p+46);
+	eh->shnum = le16(p+48);
+	eh->shstrndx = le16(p+50);
+	if(eh->shnum == 0)
+		return failed(t, "no section headers");
+	if(eh->shentsize < SHDRSIZE
+	|| !inside(t->len, eh->shoff, (uint64_t)eh->shnum*eh->shentsize))
+		return corrupt(t, "section headers");
+	return 0;
+}
+
+/*
+ * Order symbols by address and, at one address, best first:
+ * then the first of each address is the one to keep.
+ */
+static int
+byaddr(const Sym *a, const Sym *b)
+{
+	if(a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	if(a->rank != b->rank)
+		return a->rank > b->rank ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* Order symbols by ticks, most first, then by name. */
+static int
+byticks(const Sym *a, const Sym *b)
+{
+	if(a->ticks != b->ticks)
+		return a->ticks > b->ticks ? -1 : 1;
+	if(strcmp(a->name, b->name) != 0)
+		return strcmp(a->name, b->name);
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/* Merge sort, stable, using tmp for n symbols of scratch. */
+static void
+sortsyms(Sym *s, Sym *tmp, int n, int (*cmp)(const Sym*, const Sym*))
+{
+	int i, j, k, m;
+
+	if(n < 2)
+		return;
+	m = n/2;
+	sortsyms(s, tmp, m, cmp);
+	sortsyms(s+m, tmp, n-m, cmp);
+	i = 0;
+	j = m;
+	for(k = 0; k < n; k++){
+		if(j >= n || (i < m && cmp(&s[i], &s[j]) <= 0))
+			tmp[k] = s[i++];
+		else
+			tmp[k] = s[j++];
+	}
+	memcpy(s, tmp, n*sizeof s[0]);
+}
+
+/*
+ * Should the symbol be a place ticks are credited to?  Functions are,
+ * and untyped labels, as assembly code has, except those whose name
+ * has a dot: NASM's local labels, such as `trapret.loop', which are
+ * places within a function.
+ */
+static int
+wanted(int type, int bind, const char *name)
+{
+	if(name[0] == '\0')
+		return 0;
+	if(type == STT_FUNC)
+		return 1;
+	return type == STT_NOTYPE && (bind != STB_LOCAL || strchr(name, '.') == NULL);
+}
+
+/*
+ * Gather the symbols in .text from the symbol table sh, sort them by
+ * address, and keep one for each address: a function before a label,
+ * a global symbol before a local one.  A symbol "text" at the start of
+ * text, ranked below all others, takes any ticks before the first.
+ */
+static int
+getsyms(Symtab *t, Ehdr *eh, Shdr *sh, uint32_t textndx)
+{
+	Shdr str;
+	const uint8_t *p, *strtab;
+	const char *name;
+	Sym *s, *tmp;
+	uint32_t i, nent, value;
+	int type, bind, ns, n, j;
+
+	if(sh->entsize < SYMSIZE || !inside(t->len, sh->offset, sh->size))
+		return corrupt(t, "symbol table");
+	if(sh->link >= eh->shnum)
+		return corrupt(t, "symbol string table");
+	getshdr(t, eh, sh->link, &str);
+	if(!inside(t->len, str.offset, str.size))
+		return corrupt(t, "symbol string table");
+	strtab = t->image + str.offset;
+
+	nent = sh->size / sh->entsize;
+	s = malloc(((size_t)nent + 1) * sizeof s[0]);
+	if(s == NULL)
+		return nomem();
+	s[0].addr = t->textbase;
+	s[0].name = "text";
+	s[0].rank = 0;
+	ns = 1;
+	for(i = 0; i < nent; i++){
+		p = t->image + sh->offset + (uint64_t)i*sh->entsize;
+		value = le32(p+4);
+		type = p[12] & 0xf;
+		bind = p[12] >> 4;
+		if(le16(p+14) != textndx || value - t->textbase >= t->textsize)
+			continue;
+		name = strat(strtab, str.size, le32(p));
+		if(name == NULL){
+			free(s);
+			return corrupt(t, "symbol name");
+		}
+		if(!wanted(type, bind, name))
+			continue;
+		s[ns].addr = value;
+		s[ns].name = name;
+		s[ns].rank = 1 + 2*(type == STT_FUNC) + (bind != STB_LOCAL);
+		ns++;
+	}
+
+	tmp = malloc(ns * sizeof tmp[0]);
+	if(tmp == NULL){
+		free(s);
+		return nomem();
+	}
+	sortsyms(s, tmp, ns, byaddr);
+	free(tmp);
+	n = 0;
+	for(j = 0; j < ns; j++){
+		if(n > 0 && s[n-1].addr == s[j].addr)
+			continue;
+		s[n] = s[j];
+		s[n].ticks = 0;
+		n++;
+	}
+	t->sym = s;
+	t->nsym = n;
+	return 0;
+}
+
+/* Find .text by name, through the section name table, and the symbol table. */
+static int
+findsyms(Symtab *t)
+{
+	Ehdr eh;
+	Shdr sh, names;
+	const char *name;
+	uint32_t i, textndx, symndx;
+
+	if(getehdr(t, &eh) < 0)
+		return -1;
+	if(eh.shstrndx >= eh.shnum)
+		return corrupt(t, "section names");
+	getshdr(t, &eh, eh.shstrndx, &names);
+	if(!inside(t->len, names.offset, names.size))
+		return corrupt(t, "section names");
+
+	textndx = 0;
+	symndx = 0;
+	for(i = 1; i < eh.shnum; i++){
+		getshdr(t, &eh, i, &sh);
+		name = strat(t->image + names.offset, names.size, sh.name);
+		if(name == NULL)
+			return corrupt(t, "section names");
+		if(textndx == 0 && strcmp(name, ".text") == 0){
+			textndx = i;
+			t->textbase = sh.addr;
+			t->textsize = sh.size;
+		}
+		if(symndx == 0 && sh.type == SHT_SYMTAB)
+			symndx = i;
+	}
+	if(textndx == 0)
+		return failed(t, "no .text section");
+	if(symndx == 0)
+		return failed(t, "no symbol table");
+	getshdr(t, &eh, symndx, &sh);
+	return getsyms(t, &eh, &sh, textndx);
+}
+
+/*
+ * Read the ELF program at path and its symbols in .text into t.
+ * Returns NULL, or a message saying what is wrong (and then t holds
+ * nothing to free).
+ */
+const char*
+symload(Symtab *t, const char *path)
+{
+	memset(t, 0, sizeof *t);
+	t->path = path;
+	t->image = readfile(path, &t->len);
+	if(t->image == NULL){
+		failed(t, "%s", strerror(errno));
+		return errbuf;
+	}
+	if(findsyms(t) < 0){
+		free(t->image);
+		t->image = NULL;
+		return errbuf;
+	}
+	return NULL;
+}
+
+/*
+ * Credit ticks at addr to the last symbol at or before it.  The first
+ * symbol is at the start of text, so every address in text has one; an
+ * address below text goes to the first.
+ */
+void
+symcredit(Symtab *t, uint32_t addr, uint64_t ticks)
+{
+	int lo, hi, mid;
+
+	lo = 0;
+	hi = t->nsym;
+	while(hi - lo > 1){
+		mid = (lo + hi) / 2;
+		if(t->sym[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	t->sym[lo].ticks += ticks;
+}
+
+/*
+ * Print the column headings, then a row for each symbol with ticks,
+ * most first: milliseconds at hz ticks a second, the percentage of
+ * total to one decimal, and the name.  Reorders t's symbols, so it
+ * is the last thing done with them.  Returns 0, or -1 if memory ran out.
+ */
+int
+symprint(Symtab *t, uint64_t total, unsigned long hz)
+{
+	Sym *s, *tmp;
+	uint64_t tenths;
+	int i, n;
+
+	printf("ms\t  %%\tsym\n");
+	if(total == 0)
+		return 0;
+	s = t->sym;
+	n = 0;
+	for(i = 0; i < t->nsym; i++)
+		if(s[i].ticks != 0)
+			s[n++] = s[i];
+	t->nsym = n;
+	tmp = malloc((n > 0 ? n : 1) * sizeof tmp[0]);
+	if(tmp == NULL)
+		return -1;
+	sortsyms(s, tmp, n, byticks);
+	free(tmp);
+	for(i = 0; i < n; i++){
+		tenths = (s[i].ticks*1000 + total/2) / total;
+		printf("%llu\t%3llu.%llu\t%s\n",
+			(unsigned long long)(s[i].ticks*1000 / hz),
+			(unsigned long long)(tenths / 10),
+			(unsigned long long)(tenths % 10), s[i].name);
+	}
+	return 0;
+}
+
+/* Free what symload allocated. */
+void
+symfree(Symtab *t)
+{
+	free(t->sym);
+	free(t->image);
+	t->sym = NULL;
+	t->image = NULL;
+	t->nsym = 0;
+}
