@@ -110,7 +110,7 @@ unionof(Chan *c, Chan **dirs)
 	return c->mnt->n;
 }
 
-/* Walk c one element down; on success c is closed and the new channel returned. */
+/* Walk c one element down: the new channel, or nil.  Either way c is closed. */
 static Chan*
 walk1(Chan *c, char *elem)
 {
@@ -118,15 +118,14 @@ walk1(Chan *c, char *elem)
 	int i, n;
 
 	if((c->qid & QDIR) == 0){
+		cclose(c);
 		seterr(ENOTDIR, nil);
 		return nil;
 	}
 	n = unionof(c, dirs);
 	for(i = 0; i < n; i++){
-		if((nc = cclone(dirs[i])) == nil){
-			seterr(ENOMEM, nil);
-			return nil;
-		}
+		if((nc = cclone(dirs[i])) == nil)
+			break;
 		nc->mnt = nil;
 		if(devtab[nc->type]->walk(nc, elem) == 0){
 			cclose(c);
@@ -134,7 +133,8 @@ walk1(Chan *c, char *elem)
 		}
 		cclose(nc);
 	}
-	seterr(ENOENT, nil);
+	cclose(c);
+	seterr(i < n ? ENOMEM : ENOENT, nil);
 	return nil;
 }
 
@@ -298,13 +298,12 @@ kbind(char *new, char *old, int flag)
 			cclose(co);
 			return seterr(ENOMEM, "mount table full");
 		}
-		m->from = cclone(co);
-		m->from->mnt = nil;
-		if(m->from == nil){
+		if((m->from = cclone(co)) == nil){
 			cclose(cn);
 			cclose(co);
 			return seterr(ENOMEM, nil);
 		}
+		m->from->mnt = nil;
 		m->n = 0;
 	}
 	for(i = 0; i < nu; i++)

@@ -70,9 +70,11 @@ guest -o "$T/eia1" -c 'cat /kernel > /dev/eia1; xd /bin/echo > /dev/eia1'
 head -c "$(stat -c %s o/kernel)" "$T/eia1" >"$T/kernel"
 check eia1-byte-exact cmp -s "$T/kernel" o/kernel
 
-guest -c 'usertests'
+guest -c 'cat /dev/sysstat; usertests; cat /dev/sysstat; runtest 1 > /dev/null; cat /dev/sysstat'
 has usertests '^usertests: ok$'
 check usertests-status [ "$st" = 0 ]
+# The kernel heap is back where it was once the processes are gone.
+check no-heap-leak [ "$(grep -E '^pages' <<<"$out" | awk '{print $6}' | sort -u | wc -l)" = 1 ]
 
 guest -a 'hz=1000' -c 'cat /dev/time'
 has hz-option '^[0-9]+ 1000$'
