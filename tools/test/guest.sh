@@ -3,7 +3,7 @@
 # the union /dev, pipes and redirection, exit statuses, preemption,
 # faults, the second serial port, usertests, and the system-call fuzzer.
 cd "$(dirname "$0")/../.." || exit 1
-. tools/test/lib.sh
+. tools/test/lib.bash
 
 # Boot through GRUB from the ISO.
 ./run-qemu.sh -c 'echo booted through grub' >"$T/iso" 2>&1

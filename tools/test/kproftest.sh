@@ -8,30 +8,11 @@
 # "ok NAME" or "FAIL NAME: reason" for each case, then a summary line;
 # exits non-zero if any case failed.
 
-pass=0
-export ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=exitcode=86:print_stacktrace=1
-fail=0
 top=$(pwd)
+. tools/test/lib.bash
+export ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=exitcode=86:print_stacktrace=1
 kprof=$top/o/host/kprof
 kprofsan=$top/o/host/kprof-san
-T=$(mktemp -d /tmp/kproftest.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-
-ok() {
-	echo "ok $1"
-	pass=$((pass + 1))
-}
-
-bad() {
-	echo "FAIL $1: $2"
-	fail=$((fail + 1))
-}
-
-summary() {
-	echo "kproftest: $pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
-	exit
-}
 
 # Build both binaries; without them no case can run.
 mkdir -p o/host
@@ -40,7 +21,8 @@ if gcc -O2 -g -Wall -Wextra -Werror -iquote user/include -o "$kprof" \
 	ok build
 else
 	bad build "$(head -c 300 "$T/build.err")"
-	summary
+	summary kproftest
+	exit 1
 fi
 if gcc -O1 -g -Wall -Wextra -Werror -iquote user/include -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer \
@@ -48,7 +30,8 @@ if gcc -O1 -g -Wall -Wextra -Werror -iquote user/include -fsanitize=address,unde
 	ok build-sanitized
 else
 	bad build-sanitized "$(head -c 300 "$T/build.err")"
-	summary
+	summary kproftest
+	exit 1
 fi
 
 cd "$T" || exit 1
@@ -104,7 +87,8 @@ if gcc -m32 -c -o k1.o k1.s && ld -m elf_i386 -Ttext=0xc0100000 -e 0xc0100000 -o
 	ok fixtures
 else
 	bad fixtures "could not build the test kernels"
-	summary
+	summary kproftest
+	exit 1
 fi
 
 # mkdata file cell0 cell1 nbins [bin:count ...]
@@ -379,4 +363,4 @@ else
 	bad fuzz-elf "$why"
 fi
 
-summary
+summary kproftest

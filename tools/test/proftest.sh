@@ -16,30 +16,11 @@
 # Prints "ok NAME" or "FAIL NAME: reason" for each case, then a summary
 # line; exits non-zero if any case failed.
 
-pass=0
-fail=0
-export ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=exitcode=86:print_stacktrace=1
 top=$(pwd)
+. tools/test/lib.bash
+export ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=exitcode=86:print_stacktrace=1
 prof=$top/o/host/prof
 profsan=$top/o/host/prof-san
-T=$(mktemp -d /tmp/proftest.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-
-ok() {
-	echo "ok $1"
-	pass=$((pass + 1))
-}
-
-bad() {
-	echo "FAIL $1: $2"
-	fail=$((fail + 1))
-}
-
-summary() {
-	echo "proftest: $pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
-	exit
-}
 
 # Build both binaries; without them no case can run.
 mkdir -p o/host
@@ -48,7 +29,8 @@ if gcc -O2 -g -Wall -Wextra -Werror -iquote user/include -o "$prof" \
 	ok build
 else
 	bad build "$(head -c 300 "$T/build.err")"
-	summary
+	summary proftest
+	exit 1
 fi
 if gcc -O1 -g -Wall -Wextra -Werror -iquote user/include -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer \
@@ -56,7 +38,8 @@ if gcc -O1 -g -Wall -Wextra -Werror -iquote user/include -fsanitize=address,unde
 	ok build-sanitized
 else
 	bad build-sanitized "$(head -c 300 "$T/build.err")"
-	summary
+	summary proftest
+	exit 1
 fi
 
 cd "$T" || exit 1
@@ -83,7 +66,8 @@ if gcc -m32 -c -o p1.o p1.s && ld -m elf_i386 -Ttext=0x1000 -e 0x1000 -o p1 p1.o
 	ok fixtures
 else
 	bad fixtures "could not build the test program"
-	summary
+	summary proftest
+	exit 1
 fi
 
 # mkgmon file low high nbins hz [bin:count ...]: a gmon.out as gmon.c
@@ -320,7 +304,8 @@ st=$?
 took=$((SECONDS - start))
 if [ "$st" -ne 0 ]; then
 	bad guest-run "run-qemu.sh exit status $st: $(tail -5 "$T/console" | tr '\n' '|')"
-	summary
+	summary proftest
+	exit 1
 fi
 if [ "$took" -gt 60 ]; then
 	bad guest-time "the guest run took ${took}s"
@@ -383,4 +368,4 @@ else
 	bad gprof-agrees "$(cat "$T/compare")"
 fi
 
-summary
+summary proftest

@@ -3,7 +3,7 @@
 # by GNU tar, long names in the ustar prefix, links skipped, and
 # truncated or corrupt archives rejected without reading past the end.
 cd "$(dirname "$0")/../.." || exit 1
-. tools/test/lib.sh
+. tools/test/lib.bash
 
 gcc -O2 -g -Wall -Wextra -Werror -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-o "$T/tartest" tools/test/tartest.c kern/tar.c || { bad build "tartest does not build"; summary tar; exit 1; }
