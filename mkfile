@@ -18,7 +18,7 @@ HOSTCFLAGS=-O2 -g -Wall -Wextra -Werror -iquote user/include
 # Kernel sources: the core, the drivers, and the two library files it
 # shares with user space.
 KSRC=`ls kern/*.c dev/*.c`
-KOBJ=boot/entry.o kern/trapasm.o kern/swtch.o ${KSRC:%.c=%.o} o/k/string.o o/k/fmt.o o/k/errno.o
+KOBJ=boot/entry.o kern/trapasm.o kern/swtch.o ${KSRC:%.c=%.o} o/k/string.o o/k/fmt.o o/k/strerror.o
 
 LSRC=`ls user/lib/*.c`
 LOBJ=user/lib/crt0.o user/lib/syscall.o ${LSRC:%.c=%.o}
@@ -63,8 +63,13 @@ user/lib/crt0.o: user/lib/crt0.asm
 user/lib/gcrt0.o: user/lib/gcrt0.asm
 	nasm -f elf32 -o $target user/lib/gcrt0.asm
 
-user/lib/syscall.o: user/lib/syscall.asm
-	nasm -f elf32 -o $target user/lib/syscall.asm
+# The system-call numbers, for the assembler, from the C header.
+o/sys.inc: user/include/sys.h
+	mkdir -p o
+	sed -n 's/^#define[ 	]*\(SYS_[a-z0-9]*\|T_SYSCALL\)[ 	]*\([0-9][0-9a-fx]*\).*/%define \1 \2/p' user/include/sys.h >$target
+
+user/lib/syscall.o: user/lib/syscall.asm o/sys.inc
+	nasm -f elf32 -I o/ -o $target user/lib/syscall.asm
 
 user/lib/%.o: user/lib/%.c $UHDR
 	gcc $UCFLAGS -c -o $target user/lib/$stem.c

@@ -2,9 +2,10 @@
 ; the kernel finds the arguments on the user stack, above the return
 ; address, where the C caller left them.  It returns the result in eax
 ; and an error number in edx: if that is not 0 the stub stores it in
-; errno and returns -1.  The numbers must match SYS_* in sys.h.
+; errno and returns -1.  The numbers come from sys.h, through the
+; o/sys.inc that mk makes from it.
 
-extern errno
+%include "sys.inc"
 
 section .text
 
@@ -13,7 +14,7 @@ section .text
 global $%1
 $%1:
 	mov eax, %2
-	int 0x40
+	int T_SYSCALL
 	test edx, edx
 	jnz failed
 	ret
@@ -27,39 +28,39 @@ failed:
 ; _exit never returns; should the kernel return anyway, spin.
 global _exit
 _exit:
-	mov eax, 1
-	int 0x40
+	mov eax, SYS_exit
+	int T_SYSCALL
 	jmp $
 
-SYSCALL fork, 2
-SYSCALL wait, 3
+SYSCALL fork, SYS_fork
+SYSCALL wait, SYS_wait
 global execv
 execv:
-SYSCALL exec, 4
-SYSCALL getpid, 5
-SYSCALL sbrk, 6
-SYSCALL sleep, 7
-SYSCALL kill, 8
-SYSCALL pipe, 9
-SYSCALL dup, 10
-SYSCALL dup2, 11
-SYSCALL open, 12
-SYSCALL create, 13
-SYSCALL read, 14
-SYSCALL write, 15
+SYSCALL exec, SYS_exec
+SYSCALL getpid, SYS_getpid
+SYSCALL sbrk, SYS_sbrk
+SYSCALL sleep, SYS_sleep
+SYSCALL kill, SYS_kill
+SYSCALL pipe, SYS_pipe
+SYSCALL dup, SYS_dup
+SYSCALL dup2, SYS_dup2
+SYSCALL open, SYS_open
+SYSCALL create, SYS_create
+SYSCALL read, SYS_read
+SYSCALL write, SYS_write
 global lseek
 lseek:
-SYSCALL seek, 16
-SYSCALL close, 17
-SYSCALL stat, 18
-SYSCALL fstat, 19
-SYSCALL remove, 20
-SYSCALL chdir, 21
-SYSCALL mkdir, 22
-SYSCALL bind, 23
-SYSCALL errstr, 24
-SYSCALL profil, 25
-SYSCALL pcsample, 26
+SYSCALL seek, SYS_seek
+SYSCALL close, SYS_close
+SYSCALL stat, SYS_stat
+SYSCALL fstat, SYS_fstat
+SYSCALL remove, SYS_remove
+SYSCALL chdir, SYS_chdir
+SYSCALL mkdir, SYS_mkdir
+SYSCALL bind, SYS_bind
+SYSCALL errstr, SYS_errstr
+SYSCALL profil, SYS_profil
+SYSCALL pcsample, SYS_pcsample
 
 ; long syscall(int num, a1, a2, a3, a4, a5): any call by number.  It
 ; copies the five arguments into a new frame below a dummy return
@@ -75,10 +76,15 @@ syscall:
 	push dword [ebp+12]
 	push dword [ebp+4]
 	mov eax, [ebp+8]
-	int 0x40
+	int T_SYSCALL
 	leave
 	test edx, edx
 	jnz failed
 	ret
 
 section .note.GNU-stack noalloc noexec nowrite progbits
+
+section .bss
+global errno
+errno:
+	resd	1

@@ -1,8 +1,9 @@
-/* errno, set by the system-call stubs, and strerror, its message. */
+/*
+ * strerror: an error number's message.  The kernel is built with this
+ * file too, for the text of the errors it reports.
+ */
 #include "errno.h"
 #include "string.h"
-
-int errno;
 
 static char *msgs[] = {
 	[0]		"no error",
