@@ -22,7 +22,6 @@
  * shared with prof.  The same source builds for the guest and for the
  * host, so it uses only standard names and no floating point.
  */
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,19 +35,6 @@ enum {
 	BINSIZE		= 8,	/* bytes of kernel text per count */
 	DEFHZ		= 100,	/* clock rate when nothing says */
 };
-
-static void
-fatal(const char *fmt, ...)
-{
-	va_list arg;
-
-	fprintf(stderr, "kprof: ");
-	va_start(arg, fmt);
-	vfprintf(stderr, fmt, arg);
-	va_end(arg);
-	fprintf(stderr, "\n");
-	exit(1);
-}
 
 static void
 usage(void)
@@ -229,6 +215,7 @@ main(int argc, char *argv[])
 	const char *arg, *err;
 	int i;
 
+	argv0 = "kprof";
 	hz = 0;
 	for(i = 1; i < argc && argv[i][0] == '-'; i++){
 		if(strcmp(argv[i], "--") == 0){

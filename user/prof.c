@@ -21,7 +21,6 @@
  * shared with kprof.  The same source builds for the guest and for the
  * host, so it uses only standard names and no floating point.
  */
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,35 +41,10 @@ struct Hist {
 };
 
 static void
-fatal(const char *fmt, ...)
-{
-	va_list arg;
-
-	fprintf(stderr, "prof: ");
-	va_start(arg, fmt);
-	vfprintf(stderr, fmt, arg);
-	va_end(arg);
-	fprintf(stderr, "\n");
-	exit(1);
-}
-
-static void
 usage(void)
 {
 	fprintf(stderr, "usage: prof program [gmon.out]\n");
 	exit(1);
-}
-
-static uint32_t
-le16(const uint8_t *p)
-{
-	return p[0] | (uint32_t)p[1]<<8;
-}
-
-static uint32_t
-le32(const uint8_t *p)
-{
-	return p[0] | (uint32_t)p[1]<<8 | (uint32_t)p[2]<<16 | (uint32_t)p[3]<<24;
 }
 
 /*
@@ -130,6 +104,7 @@ main(int argc, char *argv[])
 	size_t len;
 	uint32_t i, c;
 
+	argv0 = "prof";
 	if(argc < 2 || argc > 3 || argv[1][0] == '-')
 		usage();
 	gmon = argc == 3 ? argv[2] : "gmon.out";

@@ -34,6 +34,10 @@ struct Symtab {
 	int	nsym;		/* how many */
 };
 
+extern const char	*argv0;
+void	fatal(const char *fmt, ...);
+uint32_t	le16(const uint8_t*);
+uint32_t	le32(const uint8_t*);
 uint8_t	*readfile(const char *path, size_t *lenp);
 const char	*symload(Symtab *t, const char *path);
 void	symcredit(Symtab *t, uint32_t addr, uint64_t ticks);

@@ -139,13 +139,31 @@ readfile(const char *path, size_t *lenp)
 	return buf;
 }
 
-static uint32_t
+/* The program's name, for fatal's messages. */
+const char *argv0 = "elfsym";
+
+/* Say what is wrong, on one line, and exit with status 1. */
+void
+fatal(const char *fmt, ...)
+{
+	va_list arg;
+
+	fprintf(stderr, "%s: ", argv0);
+	va_start(arg, fmt);
+	vfprintf(stderr, fmt, arg);
+	va_end(arg);
+	fprintf(stderr, "\n");
+	exit(1);
+}
+
+/* Little-endian numbers, read a byte at a time: alignment and host order do not matter. */
+uint32_t
 le16(const uint8_t *p)
 {
 	return p[0] | (uint32_t)p[1]<<8;
 }
 
-static uint32_t
+uint32_t
 le32(const uint8_t *p)
 {
 	return p[0] | (uint32_t)p[1]<<8 | (uint32_t)p[2]<<16 | (uint32_t)p[3]<<24;
