@@ -1,7 +1,7 @@
 /*
  * The console device, #c: cons (the serial console, with a line
- * editor), null, time, ps, sysstat, and power.  Also the kernel's own
- * print and panic.
+ * editor), null, time, ps, sysstat, textsum, and power.  Also the
+ * kernel's own print and panic.
  */
 #include "u.h"
 #include "mem.h"
@@ -10,7 +10,7 @@
 #include "x86.h"
 #include <stdarg.h>
 
-enum { Qcons = 1, Qnull, Qtime, Qps, Qsysstat, Qpower };
+enum { Qcons = 1, Qnull, Qtime, Qps, Qsysstat, Qtextsum, Qpower };
 
 static Dirtab consdir[] = {
 	{ "cons",	Qcons,		0,	0666 },
@@ -18,6 +18,7 @@ static Dirtab consdir[] = {
 	{ "time",	Qtime,		0,	0444 },
 	{ "ps",		Qps,		0,	0444 },
 	{ "sysstat",	Qsysstat,	0,	0444 },
+	{ "textsum",	Qtextsum,	0,	0444 },
 	{ "power",	Qpower,		0,	0222 },
 };
 
@@ -74,6 +75,22 @@ consinput(int c)
 		in.w = in.e;
 		wakeup(&in);
 	}
+}
+
+/*
+ * An FNV-1a hash of the kernel's text, for tests that check nothing a
+ * user program did has written there: it must equal the hash of .text
+ * in /kernel.
+ */
+static uint
+textsum(void)
+{
+	uint h = 2166136261U;
+	uchar *p;
+
+	for(p = (uchar*)text; p < (uchar*)etext; p++)
+		h = (h ^ *p) * 16777619U;
+	return h;
 }
 
 /* Read at most one line; an empty read at ^D is end of file. */
@@ -198,6 +215,9 @@ consread(Chan *c, void *buf, long n, uvlong off)
 		r = readstr(off, buf, n, ps);
 		kfree(ps);
 		return r;
+	case Qtextsum:
+		snprintf(tmp, sizeof tmp, "%#x\n", textsum());
+		return readstr(off, buf, n, tmp);
 	case Qsysstat:
 		snprintf(tmp, sizeof tmp, "pages %d free %d heap %d\n",
 			pagestotal(), pagesfree(), heapinuse());
