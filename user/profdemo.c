@@ -1,7 +1,7 @@
 /*
  * profdemo: a program whose profile is known, to try the profilers on.
  *
- *	profdemo [seconds]
+ *	profdemo [-s] [seconds]
  *
  * spin3 and spin1 run the same loop, spin3 three times as many rounds
  * of it.  main calls them in turn, a small chunk of work each, so that
@@ -11,12 +11,17 @@
  *
  *	profdemo.prof 2; prof /bin/profdemo.prof
  *
- * shows spin3 at about 75% and spin1 at about 25%.
+ * shows spin3 at about 75% and spin1 at about 25%.  With -s it samples
+ * its own pc with pcsample(2) as it runs and prints the samples' profile
+ * itself, in prof's layout, from the symbols of /bin/profdemo.
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <fcntl.h>
+#include <string.h>
 #include <unistd.h>
+#include <pcsample.h>
+#include "clock.h"
+#include "elfsym.h"
 
 enum {
 	DEFSECS	= 2,		/* seconds to run without an argument */
@@ -29,28 +34,8 @@ static volatile unsigned int	sink;	/* what the loops add to, so they are not opt
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: profdemo [seconds]\n");
+	fprintf(stderr, "usage: profdemo [-s] [seconds]\n");
 	exit(1);
-}
-
-/* The clock, in ticks, from fd open on /dev/time ("TICKS HZ\n"); sets *hz. */
-static unsigned long
-now(int fd, unsigned long *hz)
-{
-	char buf[64], *p;
-	unsigned long t;
-	long n;
-
-	seek(fd, 0, SEEK_SET);
-	n = read(fd, buf, sizeof buf - 1);
-	if(n <= 0){
-		fprintf(stderr, "profdemo: can't read /dev/time\n");
-		exit(1);
-	}
-	buf[n] = '\0';
-	t = strtoul(buf, &p, 10);
-	*hz = strtoul(p, NULL, 10);
-	return t;
 }
 
 static __attribute__((noinline)) void
@@ -71,14 +56,40 @@ spin1(void)
 		sink += i;
 }
 
+/* Credit the samples to the functions of this program, and print them as prof would. */
+static void
+report(uintptr_t *samples, long n, unsigned int hz)
+{
+	Symtab t;
+	const char *err;
+	long i;
+
+	if((err = symload(&t, "/bin/profdemo")) != NULL)
+		fatal("%s", err);
+	for(i = 0; i < n; i++)
+		symcredit(&t, samples[i], 1);
+	printf("pcsample: %ld samples\n", n);
+	if(symprint(&t, n, hz) < 0)
+		fatal("out of memory");
+	symfree(&t);
+}
+
 int
 main(int argc, char *argv[])
 {
-	unsigned long start, hz, calls;
-	long secs;
+	unsigned int start, hz;
+	unsigned long calls;
+	uintptr_t *samples = NULL;
+	long secs, nsamples = 0;
 	char *end;
-	int fd, i;
+	int i, sample = 0;
 
+	argv0 = "profdemo";
+	if(argc > 1 && strcmp(argv[1], "-s") == 0){
+		sample = 1;
+		argc--;
+		argv++;
+	}
 	secs = DEFSECS;
 	if(argc > 2)
 		usage();
@@ -87,21 +98,25 @@ main(int argc, char *argv[])
 		if(*end != '\0' || end == argv[1] || secs < 0)
 			usage();
 	}
-	fd = open("/dev/time", O_RDONLY);
-	if(fd < 0){
-		perror("profdemo: /dev/time");
-		exit(1);
+	start = clockticks(&hz);
+	if(hz == 0)
+		fatal("can't read /dev/time");
+	if(sample){
+		nsamples = (secs + 1) * hz;
+		if((samples = malloc(nsamples * sizeof samples[0])) == NULL)
+			fatal("out of memory");
+		pcsample(samples, nsamples);
 	}
-	start = now(fd, &hz);
 	calls = 0;
-	while(now(fd, &hz) - start < secs*hz){
+	while(clockticks(&hz) - start < secs*hz){
 		for(i = 0; i < NPAIR; i++){
 			spin3();
 			spin1();
 		}
 		calls += NPAIR;
 	}
-	close(fd);
 	printf("profdemo: %lu calls each of spin3 and spin1 in %ld s\n", calls, secs);
+	if(sample)
+		report(samples, pcsample(NULL, 0), hz);
 	return 0;
 }

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Guest tests of profil(2) and pcsample(2) (issue 4): proftest checks
+# the index formula at each scale, the on/off rules, the errors, fork,
+# exec, the fault rule, saturation and pcsample's counts, at three clock
+# rates; and pcsample's samples of a 3:1 workload give its split.
+cd "$(dirname "$0")/../.." || exit 1
+. tools/test/lib.bash
+
+for hz in 100 1000 10000; do
+	guest -d -a "hz=$hz" -t 300 -c 'proftest'
+	has "proftest-hz$hz" '^proftest: ok$'
+	hasnt "proftest-hz$hz-no-fail" '^FAIL'
+done
+
+# pcsample's samples of profdemo, deterministic at hz=10000: 3 to 1.
+guest -d -a 'hz=10000' -t 300 -c 'profdemo -s 2'
+n=$(sed -nE 's/^pcsample: ([0-9]+) samples$/\1/p' <<<"$out")
+s3=$(awk -F'\t' '$3 == "spin3" { print $1 }' <<<"$out")
+s1=$(awk -F'\t' '$3 == "spin1" { print $1 }' <<<"$out")
+echo "pcsample: $n samples, spin3 $s3 ms, spin1 $s1 ms"
+check pcsample-enough-samples [ "${n:-0}" -ge 10000 ]
+check pcsample-3-to-1 python3 -c "import sys; a, b = ${s3:-0}, ${s1:-0}; sys.exit(a + b == 0 or abs(100.0 * a / (a + b) - 75) > 1)"
+
+# The same kernel text after profil and pcsample were aimed at it.
+guest -c 'cat /dev/textsum; proftest > /dev/null; cat /dev/textsum'
+check profil-kernel-untouched [ "$(grep -cE '^0x' <<<"$out")" = 2 ] && [ "$(grep -E '^0x' <<<"$out" | sort -u | wc -l)" = 1 ]
+
+summary profil
