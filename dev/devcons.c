@@ -41,7 +41,7 @@ putc1(int c)
 	vgaputc(c);
 }
 
-void
+static void
 consputs(char *s, int n)
 {
 	int i;
@@ -259,7 +259,7 @@ conswrite(Chan *c, void *buf, long n, uvlong off)
 }
 
 Dev consdevtab = {
-	'c', "cons",
+	'c',
 	nil, consattach, conswalk, consstat, consopen, nil,
 	consread, conswrite, nil, nil,
 };

@@ -97,6 +97,7 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 	char status[96];
 	uchar *p = buf;
 	uint i, len;
+	int s;
 
 	switch(c->qid){
 	case QDIR:
@@ -111,8 +112,10 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 		return 0;
 	if(n > (long)(len - off))
 		n = len - off;
+	s = splhi();	/* one consistent snapshot, even while counting */
 	for(i = 0; i < (uint)n; i++, off++)
 		p[i] = kprof.cell[off/4] >> (8 * (3 - off%4));
+	splx(s);
 	return n;
 }
 
@@ -141,7 +144,7 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 }
 
 Dev kprofdevtab = {
-	'T', "kprof",
+	'T',
 	kprofinit, kprofattach, kprofwalk, kprofstat, kprofopen, nil,
 	kprofread, kprofwrite, nil, nil,
 };

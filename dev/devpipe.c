@@ -167,7 +167,7 @@ pipewrite(Chan *c, void *buf, long n, uvlong off)
 }
 
 Dev pipedevtab = {
-	'|', "pipe",
+	'|',
 	nil, pipeattach, pipewalk, pipestat, pipeopen, nil,
 	piperead, pipewrite, pipeclose, nil,
 };

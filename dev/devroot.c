@@ -13,6 +13,7 @@
 enum {
 	NNODE	= 1024,		/* files and directories at once */
 	MAXFILE	= 4*1024*1024,	/* largest file */
+	Reserve	= 2*1024*1024,	/* heap that files leave for processes and channels */
 	Slot	= 0xFFFF,	/* qid bits that give the slot */
 };
 
@@ -93,7 +94,7 @@ grow(Node *n, uint len)
 	cap = n->cap ? n->cap : 256;
 	while(cap < len)
 		cap *= 2;
-	if((d = kmalloc(cap)) == nil)
+	if(cap > heapfree() - Reserve || (d = kmalloc(cap)) == nil)
 		return seterr(ENOSPC, "out of memory for files");
 	memmove(d, n->data, n->len);
 	kfree(n->data);
@@ -230,6 +231,8 @@ rootcreate(Chan *c, char *name, int omode, uint perm)
 
 	if((n = lookup(c)) == nil)
 		return -1;
+	if((n->perm & DMDIR) == 0)
+		return seterr(ENOTDIR, nil);
 	if(child(n - node, name) >= 0)
 		return seterr(EEXIST, nil);
 	if(strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
@@ -312,7 +315,7 @@ rootremove(Chan *c)
 }
 
 Dev rootdevtab = {
-	'/', "root",
+	'/',
 	rootinit, rootattach, rootwalk, rootstat, rootopen, rootcreate,
 	rootread, rootwrite, nil, rootremove,
 };

@@ -95,7 +95,7 @@ spinwrite(Chan *c, void *buf, long n, uvlong off)
 }
 
 Dev spindevtab = {
-	'S', "spin",
+	'S',
 	nil, spinattach, spinwalk, spinstat, spinopen, nil,
 	spinread, spinwrite, nil, nil,
 };

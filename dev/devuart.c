@@ -170,7 +170,7 @@ uartwrite(Chan *c, void *buf, long n, uvlong off)
 }
 
 Dev uartdevtab = {
-	't', "uart",
+	't',
 	nil, uartattach, uartwalk, uartstat, uartopen, nil,
 	uartread, uartwrite, nil, nil,
 };

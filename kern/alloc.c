@@ -1,8 +1,9 @@
 /*
- * Memory: whole physical pages for page tables, kernel stacks, pipes
- * and user memory (pagealloc), and a heap for everything else
- * (kmalloc).  The heap is a fixed arena in the kernel's bss, so that
- * the count of free pages says exactly what processes hold.
+ * Memory: whole physical pages for page tables and user memory
+ * (pagealloc), and a heap for everything else: kernel stacks, channels,
+ * pipes, files (kmalloc).  The heap is a fixed arena in the kernel's
+ * bss, so that the count of free pages says exactly what user address
+ * spaces hold.
  */
 #include "u.h"
 #include "mem.h"
@@ -90,7 +91,7 @@ union Header {
 	uvlong	align;
 };
 
-enum { HEAPSIZE = 8*1024*1024 };
+enum { HEAPSIZE = 16*1024*1024 };
 
 static Header	arena[HEAPSIZE/sizeof(Header)];
 static Header	base;		/* the list's anchor, size 0 */
@@ -172,4 +173,11 @@ uint
 heapinuse(void)
 {
 	return heapused*sizeof(Header);
+}
+
+/* Bytes of heap not in use, though maybe not in one piece. */
+uint
+heapfree(void)
+{
+	return HEAPSIZE - heapinuse();
 }

@@ -189,8 +189,8 @@ cleanpath(char *dst, char *dot, char *path)
 }
 
 /*
- * The channel for path, not open.  If parent is not nil, stop one
- * element short and put that last element in parent, for create.
+ * The channel for path, not open.  If last is not nil, stop one
+ * element short and put that last element in last, for create.
  */
 Chan*
 namec(char *path, char *last)
@@ -216,8 +216,10 @@ namec(char *path, char *last)
 		c = devtab[i]->attach("");
 	}else
 		c = cclone(rootchan);
-	if(c == nil)
+	if(c == nil){
+		seterr(ENOMEM, nil);
 		return nil;
+	}
 	c = domount(c);
 	while(*p == '/'){
 		e = strchr(p + 1, '/');
@@ -253,7 +255,7 @@ int
 kbind(char *new, char *old, int flag)
 {
 	Chan *cn, *co, *dirs[NUNION], *u[NUNION];
-	Mount *m, *free;
+	Mount *m;
 	int i, n, nu;
 
 	if(flag != MREPL && flag != MBEFORE && flag != MAFTER)
@@ -278,8 +280,11 @@ kbind(char *new, char *old, int flag)
 		for(i = 0; i < n; i++){
 			if(eqchan(dirs[i], cn))
 				continue;
-			if(nu == NUNION - 1)
-				break;
+			if(nu == NUNION - 1){
+				cclose(cn);
+				cclose(co);
+				return seterr(ENOMEM, "union full");
+			}
 			u[nu++] = dirs[i];
 		}
 	}
@@ -287,13 +292,9 @@ kbind(char *new, char *old, int flag)
 		u[nu++] = cn;
 	m = co->mnt;
 	if(m == nil){
-		free = nil;
-		for(m = mounts; m < mounts + NMOUNT; m++)
-			if(m->from == nil){
-				free = m;
-				break;
-			}
-		if((m = free) == nil){
+		for(m = mounts; m < mounts + NMOUNT && m->from != nil; m++)
+			;
+		if(m == mounts + NMOUNT){
 			cclose(cn);
 			cclose(co);
 			return seterr(ENOMEM, "mount table full");

@@ -20,6 +20,7 @@ enum {
 	NMOUNT	= 32,	/* mount points */
 	NUNION	= 8,	/* directories in one union */
 	MAXARG	= 32,	/* arguments to exec */
+	ARGMAX	= 4096,	/* bytes of them */
 	PATHMAX	= 256,	/* longest path */
 };
 
@@ -101,7 +102,6 @@ struct Dirtab {
  */
 struct Dev {
 	int	dc;		/* letter after '#' */
-	char	*name;
 	void	(*init)(void);
 	Chan*	(*attach)(char *spec);
 	int	(*walk)(Chan*, char *name);	/* move c to name within it */
@@ -146,7 +146,6 @@ struct Proc {
 	int	status;		/* exit status, for wait */
 	int	killed;		/* die on the way back to user mode */
 	void	*wchan;		/* what it sleeps on */
-	uint	wakeup;		/* tick at which sleep(ms) ends */
 	Chan	*fd[NFD];
 	char	dot[PATHMAX];	/* current directory, a clean absolute path */
 	int	errno;		/* of the system call in progress */

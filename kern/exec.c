@@ -52,7 +52,7 @@ readn(Chan *c, void *buf, uint n, uint off)
 }
 
 /* Copy n bytes of kernel memory to user address va in pd. */
-int
+static int
 copyto(pte_t *pd, uintptr va, void *src, uint n)
 {
 	char *s = src, *d;
@@ -72,11 +72,13 @@ copyto(pte_t *pd, uintptr va, void *src, uint n)
 	return 0;
 }
 
-/* Load the segments of the program on c into pd; returns the end of its memory. */
+/*
+ * Load the segments of the program on c into pd, through buf, a page;
+ * returns the end of its memory.
+ */
 static long
-loadsegs(Chan *c, Ehdr *eh, pte_t *pd)
+loadsegs(Chan *c, Ehdr *eh, pte_t *pd, char *buf)
 {
-	static char buf[BY2PG];
 	Phdr ph;
 	uint i, off, n;
 	uintptr top = UTZERO;
@@ -142,7 +144,7 @@ kexec(char *path, char **argv)
 	pte_t *pd, *old;
 	long top;
 	uintptr sp;
-	char *name;
+	char *name, *buf;
 
 	if((c = namec(path, nil)) == nil)
 		return -1;
@@ -151,6 +153,10 @@ kexec(char *path, char **argv)
 		return seterr(EACCES, "exec: a directory");
 	}
 	pd = nil;
+	if((buf = kmalloc(BY2PG)) == nil){
+		seterr(ENOMEM, nil);
+		goto bad;
+	}
 	if(readn(c, &eh, sizeof eh, 0) < 0)
 		goto bad;
 	if(eh.magic != Elfmag || eh.ident[0] != 1 || eh.machine != 3 || eh.type != 2
@@ -162,7 +168,7 @@ kexec(char *path, char **argv)
 		seterr(ENOMEM, nil);
 		goto bad;
 	}
-	if((top = loadsegs(c, &eh, pd)) < 0)
+	if((top = loadsegs(c, &eh, pd, buf)) < 0)
 		goto bad;
 	if(mapuser(pd, USTACK, USTACKTOP) < 0){
 		seterr(ENOMEM, nil);
@@ -170,6 +176,7 @@ kexec(char *path, char **argv)
 	}
 	if((sp = pushargs(pd, argv)) == 0)
 		goto bad;
+	kfree(buf);
 	cclose(c);
 
 	name = strrchr(path, '/');
@@ -193,37 +200,49 @@ kexec(char *path, char **argv)
 bad:
 	if(pd != nil)
 		freepgdir(pd);
+	kfree(buf);
 	cclose(c);
 	return -1;
 }
 
-/* exec(path, argv): copy the path and arguments in, then kexec. */
+/*
+ * exec(path, argv): copy the path and arguments in, then kexec.  The
+ * arguments' buffer is the call's own: kexec may sleep reading a file.
+ */
 long
 sysexec(uint *arg)
 {
-	static char strs[4096];
-	char path[PATHMAX], *argv[MAXARG + 1];
-	uintptr *ua;
-	uint n, used = 0;
-	int i;
+	char path[PATHMAX], *argv[MAXARG + 1], *strs;
+	uintptr va;
+	uint used = 0;
+	int i, r = -1;
 
 	if(fetchstr(arg[0], path, PATHMAX) < 0)
 		return -1;
+	if((strs = kmalloc(ARGMAX)) == nil)
+		return seterr(ENOMEM, nil);
 	for(i = 0;; i++){
-		if(i == MAXARG)
-			return seterr(E2BIG, nil);
-		if((ua = uaddr(up->pgdir, arg[1] + 4*i, 0)) == nil || (arg[1] + 4*i) % 4)
-			return seterr(EFAULT, nil);
-		if(*ua == 0)
+		va = arg[1] + 4*i;
+		if(i == MAXARG){
+			seterr(E2BIG, nil);
+			goto out;
+		}
+		if(!okuser(va, 4, 0)){
+			seterr(EFAULT, nil);
+			goto out;
+		}
+		if(*(uintptr*)va == 0)
 			break;
-		if(fetchstr(*ua, strs + used, sizeof strs - used) < 0)
-			return seterr(up->errno == ENAMETOOLONG ? E2BIG : EFAULT, nil);
+		if(fetchstr(*(uintptr*)va, strs + used, ARGMAX - used) < 0){
+			seterr(up->errno == ENAMETOOLONG ? E2BIG : EFAULT, nil);
+			goto out;
+		}
 		argv[i] = strs + used;
-		n = strlen(argv[i]) + 1;
-		used += n;
+		used += strlen(argv[i]) + 1;
 	}
 	argv[i] = nil;
-	if(kexec(path, argv) < 0)
-		return -1;
-	return 0;
+	r = kexec(path, argv);
+out:
+	kfree(strs);
+	return r;
 }

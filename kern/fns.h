@@ -20,6 +20,7 @@ int	pagestotal(void);
 void	*kmalloc(uint);
 void	kfree(void*);
 uint	heapinuse(void);
+uint	heapfree(void);
 
 /* chan.c */
 Chan	*newchan(int, int, uint);
@@ -47,7 +48,6 @@ long	readstr(uvlong, void*, long, char*);
 int	iscmd(char*, long, char*);
 
 /* exec.c */
-int	copyto(pte_t*, uintptr, void*, uint);
 int	kexec(char*, char**);
 long	sysexec(uint*);
 
@@ -125,7 +125,6 @@ void	trapinit(void);
 void	trap(Ureg*);
 
 /* dev/devcons.c */
-void	consputs(char*, int);
 void	consinput(int);
 long	consreadline(char*, long);
 void	print(char*, ...);

@@ -25,7 +25,6 @@
 #define PTEP		0x001	/* present */
 #define PTEW		0x002	/* writable */
 #define PTEU		0x004	/* user */
-#define PTEPS		0x080	/* 4 MB page */
 #define PTEADDR(e)	((e) & ~0xFFF)
 #define PDX(va)		(((uintptr)(va) >> 22) & 0x3FF)
 #define PTX(va)		(((uintptr)(va) >> 12) & 0x3FF)

@@ -111,8 +111,6 @@ unmapuser(pte_t *pd, uintptr lo, uintptr hi)
 			pagefree(pg);
 		}
 	}
-	if(pd == (up ? up->pgdir : nil))
-		lcr3(PADDR(pd));	/* flush the TLB */
 }
 
 /*

@@ -223,6 +223,7 @@ void
 pexit(int status)
 {
 	Proc *p;
+	pte_t *pd;
 	int i;
 
 	if(up == initproc)
@@ -234,9 +235,10 @@ pexit(int status)
 		}
 	up->prof.buf = 0;
 	up->pcs.buf = 0;
-	switchkvm();
-	freepgdir(up->pgdir);
+	pd = up->pgdir;
 	up->pgdir = nil;
+	switchkvm();
+	freepgdir(pd);
 	splhi();
 	for(p = proc; p < proc + NPROC; p++)
 		if(p->parent == up){
@@ -298,6 +300,10 @@ pkill(int pid)
 
 	for(p = proc; p < proc + NPROC; p++)
 		if(p->pid == pid && p->state != Unused && p->state != Zombie){
+			if(p == initproc){
+				splx(s);
+				return seterr(EPERM, "cannot kill init");
+			}
 			p->killed = 1;
 			if(p->state == Sleeping)
 				p->state = Runnable;

@@ -56,8 +56,8 @@ sysprofil(uint *arg)
 	}
 	if(buf & 1)
 		return seterr(EINVAL, "odd profil buffer");
-	if(!okuser(buf, size, 1))
-		return seterr(EFAULT, nil);
+	if(uvalid(buf, size, 1) < 0)
+		return -1;
 	up->prof.buf = 0;
 	up->prof.size = size;
 	up->prof.offset = arg[2];
@@ -78,7 +78,7 @@ syspcsample(uint *arg)
 		return seterr(EINVAL, "negative nsamples");
 	if(n > 0 && (buf & 3))
 		return seterr(EINVAL, "misaligned samples");
-	if(n > 0 && ((uint)n > (KZERO >> 2) || !okuser(buf, 4*n, 1)))
+	if(n > 0 && ((uint)n > (KZERO >> 2) || uvalid(buf, 4*n, 1) < 0))
 		return seterr(EFAULT, nil);
 	prev = up->pcs.called ? (long)up->pcs.n : 0;
 	up->pcs.buf = 0;

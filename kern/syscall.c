@@ -10,36 +10,40 @@
 #include "dat.h"
 #include "fns.h"
 
-static long (*systab[NSYSCALL])(uint*) = {
-	[SYS_exit]	sysexit,
-	[SYS_fork]	sysfork,
-	[SYS_wait]	syswait,
-	[SYS_exec]	sysexec,
-	[SYS_getpid]	sysgetpid,
-	[SYS_sbrk]	syssbrk,
-	[SYS_sleep]	syssleep,
-	[SYS_kill]	syskill,
-	[SYS_pipe]	syspipe,
-	[SYS_dup]	sysdup,
-	[SYS_dup2]	sysdup2,
-	[SYS_open]	sysopen,
-	[SYS_create]	syscreate,
-	[SYS_read]	sysread,
-	[SYS_write]	syswrite,
-	[SYS_seek]	sysseek,
-	[SYS_close]	sysclose,
-	[SYS_stat]	sysstat,
-	[SYS_fstat]	sysfstat,
-	[SYS_remove]	sysremove,
-	[SYS_chdir]	syschdir,
-	[SYS_mkdir]	sysmkdir,
-	[SYS_bind]	sysbind,
-	[SYS_errstr]	syserrstr,
-	[SYS_profil]	sysprofil,
-	[SYS_pcsample]	syspcsample,
+/* Each call's function, and how many argument words it takes. */
+static struct {
+	long	(*f)(uint*);
+	int	nargs;
+} systab[NSYSCALL] = {
+	[SYS_exit]	{ sysexit,	1 },
+	[SYS_fork]	{ sysfork,	0 },
+	[SYS_wait]	{ syswait,	1 },
+	[SYS_exec]	{ sysexec,	2 },
+	[SYS_getpid]	{ sysgetpid,	0 },
+	[SYS_sbrk]	{ syssbrk,	1 },
+	[SYS_sleep]	{ syssleep,	1 },
+	[SYS_kill]	{ syskill,	1 },
+	[SYS_pipe]	{ syspipe,	1 },
+	[SYS_dup]	{ sysdup,	1 },
+	[SYS_dup2]	{ sysdup2,	2 },
+	[SYS_open]	{ sysopen,	2 },
+	[SYS_create]	{ syscreate,	3 },
+	[SYS_read]	{ sysread,	3 },
+	[SYS_write]	{ syswrite,	3 },
+	[SYS_seek]	{ sysseek,	3 },
+	[SYS_close]	{ sysclose,	1 },
+	[SYS_stat]	{ sysstat,	2 },
+	[SYS_fstat]	{ sysfstat,	2 },
+	[SYS_remove]	{ sysremove,	1 },
+	[SYS_chdir]	{ syschdir,	1 },
+	[SYS_mkdir]	{ sysmkdir,	1 },
+	[SYS_bind]	{ sysbind,	3 },
+	[SYS_errstr]	{ syserrstr,	2 },
+	[SYS_profil]	{ sysprofil,	4 },
+	[SYS_pcsample]	{ syspcsample,	2 },
 };
 
-enum { NARG = 5 };
+enum { NARG = 4 };	/* the most any call takes */
 
 /* Record an error for the system call in progress; returns -1. */
 int
@@ -56,19 +60,25 @@ void
 syscall(Ureg *u)
 {
 	uint arg[NARG], n = u->ax;
-	uint *p;
+	uintptr va;
 	long r;
 	int i;
 
 	up->errno = 0;
-	for(i = 0; i < NARG; i++){
-		p = uaddr(up->pgdir, u->sp + 4 + 4*i, 0);
-		arg[i] = p != nil && (u->sp + 4 + 4*i) % 4 == 0 ? *p : 0;
-	}
-	if(n < NSYSCALL && systab[n] != nil)
-		r = systab[n](arg);
-	else
+	if(n >= NSYSCALL || systab[n].f == nil)
 		r = seterr(ENOSYS, "bad system call");
+	else{
+		for(i = 0; i < systab[n].nargs; i++){
+			va = u->sp + 4 + 4*i;
+			if(!okuser(va, 4, 0))
+				break;
+			arg[i] = *(uint*)va;
+		}
+		if(i < systab[n].nargs)
+			r = seterr(EFAULT, "arguments not in user memory");
+		else
+			r = systab[n].f(arg);
+	}
 	u->ax = r;
 	u->dx = r == -1 ? up->errno : 0;
 }

@@ -27,11 +27,8 @@ syswait(uint *arg)
 	if(arg[0] != 0 && uvalid(arg[0], sizeof(int), 1) < 0)
 		return -1;
 	pid = pwait(&status);
-	if(pid > 0 && arg[0] != 0){
-		if(uvalid(arg[0], sizeof(int), 1) < 0)
-			return -1;
+	if(pid > 0 && arg[0] != 0)
 		*(int*)arg[0] = status;
-	}
 	return pid;
 }
 
@@ -56,10 +53,12 @@ syssbrk(uint *arg)
 		return seterr(ENOMEM, nil);
 	if(n < 0 && (new > old || new < up->hbase))
 		return seterr(EINVAL, "sbrk below the heap");
-	if(n > 0 && mapuser(up->pgdir, ROUNDUP(old, BY2PG), new) < 0)
+	if(new > ROUNDUP(old, BY2PG) && mapuser(up->pgdir, ROUNDUP(old, BY2PG), new) < 0)
 		return seterr(ENOMEM, nil);
-	if(n < 0)
+	if(n < 0){
 		unmapuser(up->pgdir, ROUNDUP(new, BY2PG), ROUNDUP(old, BY2PG));
+		switchuvm(up);	/* reloading cr3 forgets the unmapped pages */
+	}
 	up->brk = new;
 	return old;
 }

@@ -4,7 +4,7 @@
  */
 typedef struct Tarent Tarent;
 struct Tarent {
-	char		name[256];	/* prefix/name, without a leading "./" */
+	char		name[257];	/* prefix/name (155+1+100), without a leading "./" */
 	int		dir;		/* a directory, not a file */
 	const unsigned char	*data;	/* the file's bytes, inside the archive */
 	unsigned int	size;

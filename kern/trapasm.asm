@@ -1,7 +1,7 @@
 ; Trap entry and exit.  Every vector pushes an error code (a zero where
 ; the processor pushes none) and its number, then alltraps saves the
 ; rest of a Ureg (kern/dat.h) and calls trap(Ureg*).  trapret undoes
-; it all; a new process starts there too (see forkret in kern/proc.c).
+; it all; a new process starts there too (see newproc in kern/proc.c).
 
 %define KDSEG	(2<<3)
 
