@@ -207,6 +207,7 @@ forktest(void)
 	if((st = waitchild(pid)) != 255)
 		fail("killed child: status %d, want 255", st);
 	experr(kill(99999), ESRCH, "kill 99999");
+	experr(kill(1), EPERM, "kill 1, init");
 }
 
 static void
@@ -411,6 +412,8 @@ dirtest(void)
 		fail("stat ../ut.dir/f: %s", strerror(errno));
 	chdir("/");
 	experr(chdir("/tmp/ut.dir/f"), ENOTDIR, "chdir to a file");
+	experr(create("/tmp/ut.dir/f/x", O_WRONLY, 0666), ENOTDIR, "create under a file");
+	experr(mkdir("/tmp/ut.dir/f/x"), ENOTDIR, "mkdir under a file");
 	if(remove("/tmp/ut.dir/f") < 0 || remove("/tmp/ut.dir/sub") < 0 || remove(dir) < 0)
 		fail("remove: %s", strerror(errno));
 	experr(stat(dir, &d), ENOENT, "stat of a removed directory");
@@ -484,6 +487,14 @@ sbrktest(void)
 	else{
 		memset(p, 1, 1024*1024);
 		sbrk(-1024*1024);
+	}
+	p = sbrk(16);
+	q = sbrk(16);
+	if(p == (char*)-1 || q != p + 16)
+		fail("sbrk(16) twice: %p then %p", p, q);
+	else{
+		memset(p, 1, 32);
+		sbrk(-32);
 	}
 	experr((long)sbrk(0x7fffffff), ENOMEM, "sbrk(0x7fffffff)");
 	if(sbrk(-0x7fffffff) != (void*)-1)

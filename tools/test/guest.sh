@@ -38,6 +38,17 @@ has union-dev-eia1 '^eia1$'
 has union-dev-kpctl '^kpctl$'
 check union-dev-rebind-harmless [ "$(grep -c '^kpdata$' <<<"$out")" = 2 ]
 
+guest -c 'mkdir /tmp/u /tmp/d1 /tmp/d2 /tmp/d3 /tmp/d4 /tmp/d5 /tmp/d6 /tmp/d7 /tmp/d8
+echo 1 > /tmp/d1/f1; echo 7 > /tmp/d7/f7
+bind -a /tmp/d1 /tmp/u; bind -a /tmp/d2 /tmp/u; bind -a /tmp/d3 /tmp/u; bind -a /tmp/d4 /tmp/u
+bind -a /tmp/d5 /tmp/u; bind -a /tmp/d6 /tmp/u; bind -a /tmp/d7 /tmp/u; echo seven $?
+bind -a /tmp/d8 /tmp/u; echo eight $?; cat /tmp/u/f1 /tmp/u/f7; bind -b /tmp/d8 /tmp/d1; echo before $?'
+has union-seven-binds '^seven 0$'
+has union-full '^bind: .*union full'
+has union-full-status '^eight 1$'
+has union-full-keeps '^7$'
+has union-before '^before 0$'
+
 guest -c 'echo one two three | cat | cat > /tmp/p; cat < /tmp/p; echo x; echo y >> /tmp/p; cat /tmp/p | cat'
 has pipe-chain '^one two three$'
 check pipe-append [ "$(grep -c '^one two three$' <<<"$out")" = 2 ]
