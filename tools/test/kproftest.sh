@@ -10,29 +10,10 @@
 
 top=$(pwd)
 . tools/test/lib.bash
-export ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=exitcode=86:print_stacktrace=1
 kprof=$top/o/host/kprof
 kprofsan=$top/o/host/kprof-san
 
-# Build both binaries; without them no case can run.
-mkdir -p o/host
-if gcc -O2 -g -Wall -Wextra -Werror -iquote user/include -o "$kprof" \
-	user/kprof.c user/lib/elfsym.c 2>"$T/build.err"; then
-	ok build
-else
-	bad build "$(head -c 300 "$T/build.err")"
-	summary kproftest
-	exit 1
-fi
-if gcc -O1 -g -Wall -Wextra -Werror -iquote user/include -fsanitize=address,undefined \
-	-fno-sanitize-recover=all -fno-omit-frame-pointer \
-	-o "$kprofsan" user/kprof.c user/lib/elfsym.c 2>"$T/build.err"; then
-	ok build-sanitized
-else
-	bad build-sanitized "$(head -c 300 "$T/build.err")"
-	summary kproftest
-	exit 1
-fi
+hostbuild kprof kproftest user/kprof.c user/lib/elfsym.c
 
 cd "$T" || exit 1
 

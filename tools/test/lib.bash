@@ -55,3 +55,22 @@ hasnt() {
 		ok "$1"
 	fi
 }
+
+# hostbuild NAME SUITE SOURCES...: build o/host/NAME, and o/host/NAME-san
+# with the address and undefined-behaviour sanitizers (which make a
+# failing case exit 86); without them SUITE cannot run, and ends here.
+hostbuild() {
+	local name=$1 suite=$2
+	shift 2
+	export ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=exitcode=86:print_stacktrace=1
+	mkdir -p o/host
+	if gcc -O2 -g -Wall -Wextra -Werror -iquote user/include -o "o/host/$name" "$@" 2>"$T/build.err" &&
+	   gcc -O1 -g -Wall -Wextra -Werror -iquote user/include -fsanitize=address,undefined \
+		-fno-sanitize-recover=all -fno-omit-frame-pointer -o "o/host/$name-san" "$@" 2>>"$T/build.err"; then
+		ok "build-$name"
+	else
+		bad "build-$name" "$(head -c 300 "$T/build.err")"
+		summary "$suite"
+		exit 1
+	fi
+}

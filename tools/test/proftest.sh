@@ -18,29 +18,10 @@
 
 top=$(pwd)
 . tools/test/lib.bash
-export ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=exitcode=86:print_stacktrace=1
 prof=$top/o/host/prof
 profsan=$top/o/host/prof-san
 
-# Build both binaries; without them no case can run.
-mkdir -p o/host
-if gcc -O2 -g -Wall -Wextra -Werror -iquote user/include -o "$prof" \
-	user/prof.c user/lib/elfsym.c 2>"$T/build.err"; then
-	ok build
-else
-	bad build "$(head -c 300 "$T/build.err")"
-	summary proftest
-	exit 1
-fi
-if gcc -O1 -g -Wall -Wextra -Werror -iquote user/include -fsanitize=address,undefined \
-	-fno-sanitize-recover=all -fno-omit-frame-pointer \
-	-o "$profsan" user/prof.c user/lib/elfsym.c 2>"$T/build.err"; then
-	ok build-sanitized
-else
-	bad build-sanitized "$(head -c 300 "$T/build.err")"
-	summary proftest
-	exit 1
-fi
+hostbuild prof proftest user/prof.c user/lib/elfsym.c
 
 cd "$T" || exit 1
 
