@@ -10,8 +10,6 @@
 
 top=$(pwd)
 . tools/test/lib.bash
-kprof=$top/o/host/kprof
-kprofsan=$top/o/host/kprof-san
 
 hostbuild kprof kproftest user/kprof.c user/lib/elfsym.c
 
@@ -107,39 +105,6 @@ print(shoff + int(sys.argv[2]) * shentsize + int(sys.argv[3]))
 EOF
 }
 
-# check name status args...: run both builds with args, in $T; compare
-# stdout with want.out, stderr with want.err, and the exit status.
-check() {
-	local name=$1 status=$2 bin got why
-	shift 2
-	why=
-	for bin in "$kprof" "$kprofsan"; do
-		"$bin" "$@" >got.out 2>got.err
-		got=$?
-		if grep -q -e Sanitizer -e 'runtime error' got.err; then
-			why="sanitizer report: $(grep -m1 -e Sanitizer -e 'runtime error' got.err)"
-		elif [ "$got" -ne "$status" ]; then
-			why="${bin##*/}: exit status $got, want $status"
-		elif ! cmp -s got.out want.out; then
-			why="${bin##*/}: stdout differs: $(diff want.out got.out | head -5 | tr '\n' '|')"
-		elif ! cmp -s got.err want.err; then
-			why="${bin##*/}: stderr differs: $(diff want.err got.err | head -5 | tr '\n' '|')"
-		fi
-		[ -n "$why" ] && break
-	done
-	if [ -z "$why" ]; then
-		ok "$name"
-	else
-		bad "$name" "$why"
-	fi
-}
-
-# want stdout-text [stderr-text]: set the expected output (printf formats).
-# shellcheck disable=SC2059
-want() {
-	printf "$1" >want.out
-	printf "${2-}" >want.err
-}
 
 # The main profile: 1000 kernel ticks of 2000.  g's 25 ticks in bin 13
 # (padding after g) go to g; lbl.inner's bin goes to lbl; alias and idle
@@ -155,8 +120,8 @@ ms\t  %%\tsym
 40\t  4.0\tlbl
 30\t  3.0\th
 '
-check attribution 0 -h 1000 k1 d1
-check hz-joined 0 -h1000 k1 d1
+expect attribution 0 -h 1000 k1 d1
+expect hz-joined 0 -h1000 k1 d1
 
 # With no -h and no kpctl, HZ is 100 (if this host has no /dev/kpctl).
 if [ ! -e /dev/kpctl ]; then
@@ -170,7 +135,7 @@ ms\t  %%\tsym
 400\t  4.0\tlbl
 300\t  3.0\th
 '
-	check default-hz 0 k1 d1
+	expect default-hz 0 k1 d1
 fi
 
 # HZ from the kpctl status file beside the data.
@@ -187,7 +152,7 @@ ms\t  %%\tsym
 160\t  4.0\tlbl
 120\t  3.0\th
 '
-check kpctl-hz 0 k1 dev/kpdata
+expect kpctl-hz 0 k1 dev/kpdata
 
 # -h wins over kpctl.
 want 'total: 2000\tin kernel text: 1000\toutside kernel text: 1000
@@ -200,7 +165,7 @@ ms\t  %%\tsym
 40\t  4.0\tlbl
 30\t  3.0\th
 '
-check h-over-kpctl 0 -h 1000 k1 dev/kpdata
+expect h-over-kpctl 0 -h 1000 k1 dev/kpdata
 
 # Equal counts sort by name; percentages round to the nearest tenth.
 mkdata d2 3 3 19 14:1 2:1 10:1
@@ -211,7 +176,7 @@ ms\t  %%\tsym
 1\t 33.3\tg
 1\t 33.3\th
 '
-check ties-by-name 0 -h 1000 k1 d2
+expect ties-by-name 0 -h 1000 k1 d2
 
 mkdata d3 3 3 19 2:2 17:1
 want 'total: 3\tin kernel text: 3\toutside kernel text: 0
@@ -220,7 +185,7 @@ ms\t  %%\tsym
 2\t 66.7\tf
 1\t 33.3\tidle
 '
-check rounding 0 -h 1000 k1 d3
+expect rounding 0 -h 1000 k1 d3
 
 # Every tick in one function: 100.0; counts at their limit need 64 bits.
 mkdata d4 0xffffffff 0xffffffff 19 18:0xffffffff
@@ -229,7 +194,7 @@ KTZERO c0100000\tHZ 1
 ms\t  %%\tsym
 4294967295000\t100.0\tidle
 '
-check saturated 0 -h 1 k1 d4
+expect saturated 0 -h 1 k1 d4
 
 # No kernel ticks: the header only.
 mkdata d5 5 0 19
@@ -237,7 +202,7 @@ want 'total: 5\tin kernel text: 0\toutside kernel text: 5
 KTZERO c0100000\tHZ 100
 ms\t  %%\tsym
 '
-check no-kernel-ticks 0 -h 100 k1 d5
+expect no-kernel-ticks 0 -h 100 k1 d5
 
 # Bins before the first symbol go to "text".
 mkdata d6 10 10 4 0:3 1:4 2:2 3:1
@@ -247,69 +212,69 @@ ms\t  %%\tsym
 70\t 70.0\ttext
 30\t 30.0\tf
 '
-check before-first-symbol 0 -h 100 k2 d6
+expect before-first-symbol 0 -h 100 k2 d6
 
 # Bad kernels.
 want '' 'kprof: k1.stripped: no symbol table\n'
-check stripped 1 -h 100 k1.stripped d1
+expect stripped 1 -h 100 k1.stripped d1
 printf 'hello, world\n' >notelf
 want '' 'kprof: notelf: not an ELF file\n'
-check not-elf 1 -h 100 notelf d1
+expect not-elf 1 -h 100 notelf d1
 : >empty
 want '' 'kprof: empty: not an ELF file\n'
-check empty-kernel 1 -h 100 empty d1
+expect empty-kernel 1 -h 100 empty d1
 want '' 'kprof: x64.o: not an i386 ELF file\n'
-check x86-64 1 -h 100 x64.o d1
+expect x86-64 1 -h 100 x64.o d1
 want '' 'kprof: k1.trunc: corrupt ELF file (section headers)\n'
-check truncated-elf 1 -h 100 k1.trunc d1
+expect truncated-elf 1 -h 100 k1.trunc d1
 head -c 40 k1 >k1.short
 want '' 'kprof: k1.short: corrupt ELF file (file header)\n'
-check short-elf 1 -h 100 k1.short d1
+expect short-elf 1 -h 100 k1.short d1
 cp k1 k1.shstrndx
 poke k1.shstrndx 50 '<H' 99
 want '' 'kprof: k1.shstrndx: corrupt ELF file (section names)\n'
-check bad-shstrndx 1 -h 100 k1.shstrndx d1
+expect bad-shstrndx 1 -h 100 k1.shstrndx d1
 cp k1 k1.link
 poke k1.link "$(shfield k1 2 24)" '<I' 77
 want '' 'kprof: k1.link: corrupt ELF file (symbol string table)\n'
-check bad-strtab-link 1 -h 100 k1.link d1
+expect bad-strtab-link 1 -h 100 k1.link d1
 cp k1 k1.strsize
 poke k1.strsize "$(shfield k1 3 20)" '<I' 3
 want '' 'kprof: k1.strsize: corrupt ELF file (symbol name)\n'
-check unterminated-name 1 -h 100 k1.strsize d1
+expect unterminated-name 1 -h 100 k1.strsize d1
 cp k1 k1.symsize
 poke k1.symsize "$(shfield k1 2 20)" '<I' 0x7ffffff0
 want '' 'kprof: k1.symsize: corrupt ELF file (symbol table)\n'
-check huge-symtab 1 -h 100 k1.symsize d1
+expect huge-symtab 1 -h 100 k1.symsize d1
 want '' 'kprof: nosuch: No such file or directory\n'
-check missing-kernel 1 -h 100 nosuch d1
+expect missing-kernel 1 -h 100 nosuch d1
 
 # Bad data.
 want '' 'kprof: empty: too short (0 bytes)\n'
-check empty-kpdata 1 -h 100 k1 empty
+expect empty-kpdata 1 -h 100 k1 empty
 printf '\0\0\0\1' >four
 want '' 'kprof: four: too short (4 bytes)\n'
-check four-byte-kpdata 1 -h 100 k1 four
+expect four-byte-kpdata 1 -h 100 k1 four
 head -c 10 d1 >ten
 want '' 'kprof: ten: length 10 is not a multiple of 4\n'
-check odd-length-kpdata 1 -h 100 k1 ten
+expect odd-length-kpdata 1 -h 100 k1 ten
 mkdata d18 0 0 18
 want '' 'kprof: d18 has 18 bins, kernel text has 19\n'
-check wrong-bin-count 1 -h 100 k1 d18
+expect wrong-bin-count 1 -h 100 k1 d18
 want '' 'kprof: nosuch: No such file or directory\n'
-check missing-kpdata 1 -h 100 k1 nosuch
+expect missing-kpdata 1 -h 100 k1 nosuch
 
 # Usage.
 want '' 'usage: kprof [-h hz] kernel kpdata\n'
-check no-arguments 1
-check one-argument 1 k1
-check three-arguments 1 k1 d1 d1
-check bad-flag 1 -x k1 d1
-check h-without-value 1 -h
+expect no-arguments 1
+expect one-argument 1 k1
+expect three-arguments 1 k1 d1 d1
+expect bad-flag 1 -x k1 d1
+expect h-without-value 1 -h
 want '' 'kprof: bad hz: 0\n'
-check zero-hz 1 -h 0 k1 d1
+expect zero-hz 1 -h 0 k1 d1
 want '' 'kprof: bad hz: 10x\n'
-check bad-hz 1 -h 10x k1 d1
+expect bad-hz 1 -h 10x k1 d1
 
 # Random damage to the kernel must give a profile or an error, never a
 # crash or a sanitizer report.
@@ -330,7 +295,7 @@ for i in range(300):
 EOF
 why=
 for f in fuzz*; do
-	"$kprofsan" -h 100 "$f" d1 >/dev/null 2>got.err
+	"${hostbins[1]}" -h 100 "$f" d1 >/dev/null 2>got.err
 	st=$?
 	if [ "$st" -gt 1 ] || grep -q -e Sanitizer -e 'runtime error' got.err; then
 		why="$f: exit status $st: $(head -3 got.err | tr '\n' '|')"

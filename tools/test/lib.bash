@@ -68,9 +68,40 @@ hostbuild() {
 	   gcc -O1 -g -Wall -Wextra -Werror -iquote user/include -fsanitize=address,undefined \
 		-fno-sanitize-recover=all -fno-omit-frame-pointer -o "o/host/$name-san" "$@" 2>>"$T/build.err"; then
 		ok "build-$name"
+		hostbins=("$PWD/o/host/$name" "$PWD/o/host/$name-san")
 	else
 		bad "build-$name" "$(head -c 300 "$T/build.err")"
 		summary "$suite"
 		exit 1
 	fi
+}
+
+# want STDOUT [STDERR]: what the next expect should see (printf formats).
+# shellcheck disable=SC2059
+want() {
+	printf "$1" >want.out
+	printf "${2-}" >want.err
+}
+
+# expect NAME STATUS ARGS...: run both builds of the last hostbuild with
+# ARGS, in the current directory; the case passes if each exits with
+# STATUS and prints exactly what want said, with no sanitizer report.
+expect() {
+	local name=$1 status=$2 bin got why=
+	shift 2
+	for bin in "${hostbins[@]}"; do
+		"$bin" "$@" >got.out 2>got.err
+		got=$?
+		if grep -q -e Sanitizer -e 'runtime error' got.err; then
+			why="sanitizer report: $(grep -m1 -e Sanitizer -e 'runtime error' got.err)"
+		elif [ "$got" -ne "$status" ]; then
+			why="${bin##*/}: exit status $got, want $status"
+		elif ! cmp -s got.out want.out; then
+			why="${bin##*/}: stdout differs: $(diff want.out got.out | head -5 | tr '\n' '|')"
+		elif ! cmp -s got.err want.err; then
+			why="${bin##*/}: stderr differs: $(diff want.err got.err | head -5 | tr '\n' '|')"
+		fi
+		[ -n "$why" ] && break
+	done
+	if [ -z "$why" ]; then ok "$name"; else bad "$name" "$why"; fi
 }

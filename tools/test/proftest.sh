@@ -18,8 +18,6 @@
 
 top=$(pwd)
 . tools/test/lib.bash
-prof=$top/o/host/prof
-profsan=$top/o/host/prof-san
 
 hostbuild prof proftest user/prof.c user/lib/elfsym.c
 
@@ -79,39 +77,6 @@ open(path, 'wb').write(b)
 EOF
 }
 
-# check name status args...: run both builds with args, in $T; compare
-# stdout with want.out, stderr with want.err, and the exit status.
-check() {
-	local name=$1 status=$2 bin got why
-	shift 2
-	why=
-	for bin in "$prof" "$profsan"; do
-		"$bin" "$@" >got.out 2>got.err
-		got=$?
-		if grep -q -e Sanitizer -e 'runtime error' got.err; then
-			why="sanitizer report: $(grep -m1 -e Sanitizer -e 'runtime error' got.err)"
-		elif [ "$got" -ne "$status" ]; then
-			why="${bin##*/}: exit status $got, want $status"
-		elif ! cmp -s got.out want.out; then
-			why="${bin##*/}: stdout differs: $(diff want.out got.out | head -5 | tr '\n' '|')"
-		elif ! cmp -s got.err want.err; then
-			why="${bin##*/}: stderr differs: $(diff want.err got.err | head -5 | tr '\n' '|')"
-		fi
-		[ -n "$why" ] && break
-	done
-	if [ -z "$why" ]; then
-		ok "$name"
-	else
-		bad "$name" "$why"
-	fi
-}
-
-# want stdout-text [stderr-text]: set the expected output (printf formats).
-# shellcheck disable=SC2059
-want() {
-	printf "$1" >want.out
-	printf "${2-}" >want.err
-}
 
 # gprofpct program gmon name: gprof's % time for the function name.
 gprofpct() {
@@ -127,9 +92,9 @@ ms\t  %%\tsym
 30\t 30.0\tf
 20\t 20.0\th
 '
-check good 0 p1 g1
+expect good 0 p1 g1
 cp g1 gmon.out
-check default-gmon 0 p1
+expect default-gmon 0 p1
 
 # gprof reads the same file the same way.
 if [ "$(gprofpct p1 g1 g)" = 50.00 ] && [ "$(gprofpct p1 g1 f)" = 30.00 ] &&
@@ -148,7 +113,7 @@ ms\t  %%\tsym
 30\t 30.0\tf
 20\t 20.0\tg
 '
-check wide-bins 0 p1 g2
+expect wide-bins 0 p1 g2
 
 # A histogram over part of the text.
 mkgmon g3 0x1010 0x1020 4 1000 0:1 3:2
@@ -157,7 +122,7 @@ TEXT 00001010\tHZ 1000
 ms\t  %%\tsym
 3\t100.0\tg
 '
-check part-of-text 0 p1 g3
+expect part-of-text 0 p1 g3
 
 # Counters at their limit; percentages round to the nearest tenth.
 mkgmon g4 0x1000 0x1040 16 1 0:0xffff 4:0xffff 8:0xffff
@@ -168,7 +133,7 @@ ms\t  %%\tsym
 65535000\t 33.3\tg
 65535000\t 33.3\th
 '
-check saturated 0 p1 g4
+expect saturated 0 p1 g4
 
 # No ticks: the header only.
 mkgmon g5 0x1000 0x1040 16 100
@@ -176,75 +141,75 @@ want 'total: 0
 TEXT 00001000\tHZ 100
 ms\t  %%\tsym
 '
-check no-ticks 0 p1 g5
+expect no-ticks 0 p1 g5
 
 # Bad gmon.out files.
 : >empty
 want '' 'prof: empty: not a gmon.out file\n'
-check empty 1 p1 empty
+expect empty 1 p1 empty
 printf 'gmo' >short
 want '' 'prof: short: not a gmon.out file\n'
-check three-bytes 1 p1 short
+expect three-bytes 1 p1 short
 cp g1 magic
 poke magic 0 '<I' 0x4e4f4d47
 want '' 'prof: magic: not a gmon.out file\n'
-check wrong-magic 1 p1 magic
+expect wrong-magic 1 p1 magic
 cp g1 version
 poke version 4 '<I' 2
 want '' 'prof: version: unsupported version 2\n'
-check wrong-version 1 p1 version
+expect wrong-version 1 p1 version
 head -c 12 g1 >trunc12
 want '' 'prof: trunc12: truncated header\n'
-check truncated-header 1 p1 trunc12
+expect truncated-header 1 p1 trunc12
 head -c 20 g1 >hdronly
 want '' 'prof: hdronly: no histogram\n'
-check header-only 1 p1 hdronly
+expect header-only 1 p1 hdronly
 head -c 40 g1 >trunc40
 want '' 'prof: trunc40: truncated histogram\n'
-check truncated-record 1 p1 trunc40
+expect truncated-record 1 p1 trunc40
 head -c 84 g1 >trunc84
 want '' 'prof: trunc84: truncated histogram\n'
-check truncated-counts 1 p1 trunc84
+expect truncated-counts 1 p1 trunc84
 cp g1 extra
 printf 'xx' >>extra
 want '' 'prof: extra: data after the histogram\n'
-check trailing-data 1 p1 extra
+expect trailing-data 1 p1 extra
 cp g1 tag
 poke tag 20 '<B' 1
 want '' 'prof: tag: unsupported record, tag 1\n'
-check call-graph-tag 1 p1 tag
+expect call-graph-tag 1 p1 tag
 mkgmon rate0 0x1000 0x1040 16 0 0:1
 want '' 'prof: rate0: clock rate 0\n'
-check zero-rate 1 p1 rate0
+expect zero-rate 1 p1 rate0
 mkgmon range1 0x2000 0x2040 16 100 0:1
 want '' 'prof: range1: histogram 00002000-00002040 does not fit p1'"'"'s text 00001000-00001040\n'
-check range-elsewhere 1 p1 range1
+expect range-elsewhere 1 p1 range1
 mkgmon range2 0x1000 0x1080 16 100 0:1
 want '' 'prof: range2: histogram 00001000-00001080 does not fit p1'"'"'s text 00001000-00001040\n'
-check range-too-long 1 p1 range2
+expect range-too-long 1 p1 range2
 mkgmon range3 0x1000 0x1040 0 100
 want '' 'prof: range3: histogram 00001000-00001040 does not fit p1'"'"'s text 00001000-00001040\n'
-check no-bins 1 p1 range3
+expect no-bins 1 p1 range3
 mkgmon range4 0x1040 0x1000 16 100
 want '' 'prof: range4: histogram 00001040-00001000 does not fit p1'"'"'s text 00001000-00001040\n'
-check range-backwards 1 p1 range4
+expect range-backwards 1 p1 range4
 want '' 'prof: nosuch: No such file or directory\n'
-check missing-gmon 1 p1 nosuch
+expect missing-gmon 1 p1 nosuch
 
 # Bad programs.
 want '' 'prof: nosuch: No such file or directory\n'
-check missing-program 1 nosuch g1
+expect missing-program 1 nosuch g1
 want '' 'prof: g1: not an ELF file\n'
-check not-elf 1 g1 g1
+expect not-elf 1 g1 g1
 strip --strip-all -o p1.stripped p1
 want '' 'prof: p1.stripped: no symbol table\n'
-check stripped 1 p1.stripped g1
+expect stripped 1 p1.stripped g1
 
 # Usage.
 want '' 'usage: prof program [gmon.out]\n'
-check no-arguments 1
-check three-arguments 1 p1 g1 g1
-check flag 1 -x p1
+expect no-arguments 1
+expect three-arguments 1 p1 g1 g1
+expect flag 1 -x p1
 
 # Random damage to gmon.out must give a profile or an error, never a
 # crash or a sanitizer report.
@@ -262,7 +227,7 @@ for i in range(200):
 EOF
 why=
 for f in fuzz*; do
-	"$profsan" p1 "$f" >/dev/null 2>got.err
+	"${hostbins[1]}" p1 "$f" >/dev/null 2>got.err
 	st=$?
 	if [ "$st" -gt 1 ] || grep -q -e Sanitizer -e 'runtime error' got.err; then
 		why="$f: exit status $st: $(head -3 got.err | tr '\n' '|')"
@@ -297,7 +262,7 @@ fi
 # The guest's prof output: from its "total:" line to the end, without
 # the carriage returns of the console.
 tr -d '\r' <"$T/console" | sed -n '/^total: /,$p' >"$T/guest.out"
-"$prof" o/bin/profdemo.prof "$T/eia1" >"$T/host.out" 2>"$T/host.err"
+"${hostbins[0]}" o/bin/profdemo.prof "$T/eia1" >"$T/host.out" 2>"$T/host.err"
 if [ $? -ne 0 ]; then
 	bad host-prof "$(head -c 300 "$T/host.err")"
 elif ! cmp -s "$T/guest.out" "$T/host.out"; then
