@@ -90,20 +90,17 @@ static void
 pipeclose(Chan *c)
 {
 	Pipe *p = c->aux;
-	int s, gone;
 
 	if(p == nil)
 		return;
-	s = splhi();
 	if(c->qid == Qread)
 		p->readers--;
 	else
 		p->writers--;
-	gone = p->readers == 0 && p->writers == 0;
-	splx(s);
-	wakeup(p);
-	if(gone)
+	if(p->readers == 0 && p->writers == 0)
 		kfree(p);
+	else
+		wakeup(p);
 }
 
 /*

@@ -3,7 +3,8 @@
  * (pagealloc), and a heap for everything else: kernel stacks, channels,
  * pipes, files (kmalloc).  The heap is a fixed arena in the kernel's
  * bss, so that the count of free pages says exactly what user address
- * spaces hold.
+ * spaces hold.  Interrupt handlers allocate nothing, so neither
+ * allocator needs interrupts off.
  */
 #include "u.h"
 #include "mem.h"
@@ -36,15 +37,12 @@ void*
 pagealloc(void)
 {
 	uintptr *p;
-	int s;
 
-	s = splhi();
 	p = pages.list;
 	if(p != nil){
 		pages.list = (uintptr*)*p;
 		pages.nfree--;
 	}
-	splx(s);
 	if(p != nil)
 		memset(p, 0, BY2PG);
 	return p;
@@ -54,15 +52,12 @@ void
 pagefree(void *v)
 {
 	uintptr *p = v;
-	int s;
 
 	if((uintptr)v % BY2PG || (uintptr)v < KZERO)
 		panic("pagefree %p", v);
-	s = splhi();
 	*p = (uintptr)pages.list;
 	pages.list = p;
 	pages.nfree++;
-	splx(s);
 }
 
 int
@@ -103,12 +98,10 @@ kmalloc(uint nbytes)
 {
 	Header *p, *prev;
 	uint nunits;
-	int s;
 
 	if(nbytes > HEAPSIZE)
 		return nil;
 	nunits = (nbytes + sizeof(Header) - 1)/sizeof(Header) + 1;
-	s = splhi();
 	if(freep == nil){
 		arena[0].size = nelem(arena);
 		arena[0].next = &base;
@@ -127,14 +120,11 @@ kmalloc(uint nbytes)
 			}
 			freep = prev;
 			heapused += nunits;
-			splx(s);
 			memset(p + 1, 0, (nunits - 1)*sizeof(Header));
 			return p + 1;
 		}
-		if(p == freep){
-			splx(s);
+		if(p == freep)
 			return nil;
-		}
 	}
 }
 
@@ -142,14 +132,12 @@ void
 kfree(void *v)
 {
 	Header *bp, *p;
-	int s;
 
 	if(v == nil)
 		return;
 	bp = (Header*)v - 1;
 	if(bp < arena || bp >= arena + nelem(arena))
 		panic("kfree %p", v);
-	s = splhi();
 	heapused -= bp->size;
 	for(p = freep; !(bp > p && bp < p->next); p = p->next)
 		if(p >= p->next && (bp > p || bp < p->next))
@@ -165,7 +153,6 @@ kfree(void *v)
 	}else
 		p->next = bp;
 	freep = p;
-	splx(s);
 }
 
 /* Bytes of heap in use, headers included. */

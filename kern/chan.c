@@ -28,23 +28,20 @@ newchan(int type, int dev, uint qid)
 	return c;
 }
 
+/*
+ * Only processes use channels, never interrupt handlers, and a process
+ * in the kernel is not preempted: a plain count is enough.
+ */
 void
 incref(Chan *c)
 {
-	int s = splhi();
-
 	c->ref++;
-	splx(s);
 }
 
 void
 cclose(Chan *c)
 {
-	int s = splhi(), last;
-
-	last = --c->ref == 0;
-	splx(s);
-	if(!last)
+	if(--c->ref > 0)
 		return;
 	if(c->mode >= 0 && devtab[c->type]->close != nil)
 		devtab[c->type]->close(c);

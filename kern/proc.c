@@ -1,8 +1,9 @@
 /*
  * Processes: creation, the scheduler, sleep and wakeup, fork, exit,
- * wait and kill.  There is one processor; a critical section is a
- * stretch with interrupts off (splhi ... splx), and a process in the
- * kernel is never preempted, only interrupted.
+ * wait and kill.  There is one processor, and a process in the kernel
+ * is never preempted, only interrupted; so interrupts need be off
+ * (splhi ... splx) only around what interrupt handlers touch too: the
+ * processes' states (wakeup), console and serial input, the profilers.
  */
 #include "u.h"
 #include "mem.h"
