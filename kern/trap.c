@@ -73,7 +73,7 @@ trap(Ureg *u)
 		up->ureg = u;
 	switch(u->trap){
 	case T_SYSCALL:
-		sti();
+		sti();	/* so that the clock sees, and kprof profiles, the kernel at work */
 		syscall(u);
 		break;
 	case IRQ0 + IRQclock:
@@ -86,8 +86,10 @@ trap(Ureg *u)
 		uartintr(1);
 		break;
 	case IRQ0 + 7:
-	case IRQ0 + 15:
 		break;	/* spurious: the 8259 wants no EOI */
+	case IRQ0 + 15:
+		i8259eoi(2);	/* spurious on the slave: only the master wants one */
+		break;
 	default:
 		if(u->trap >= IRQ0 && u->trap < IRQ0 + 16){
 			i8259eoi(u->trap - IRQ0);
