@@ -13,12 +13,13 @@ usage: ./run-qemu.sh [-k] [-d] [-g] [-c 'COMMANDS'] [-o FILE] [-a 'ARGS'] [-t SE
   -d           deterministic run: -icount shift=0,sleep=off -rtc clock=vm
   -g           wait for gdb on localhost:1234
   -a ARGS      kernel command line, e.g. 'hz=1000'
-  -t SECONDS   with -c, kill a guest still running after SECONDS (default 120)
-Exit status with -c: the commands' status; 124 if the guest hung and was killed.
+  -t SECONDS   kill a guest still running after SECONDS (with -c, default 120)
+Exit status with -c: the commands' status (126 for any over 126); 124 if the
+guest hung and was killed; 1 also if QEMU itself failed.
 EOT
 }
 
-direct=0 cmds= out= det=0 gdb=0 args= timeout=120 havecmds=0
+direct=0 cmds= out= det=0 gdb=0 args= timeout= havecmds=0
 while getopts "kc:o:dga:t:h" opt; do
 	case $opt in
 	k) direct=1 ;;
@@ -77,31 +78,33 @@ else
 	qemu+=(-serial mon:stdio)
 fi
 
-# isa-debug-exit makes QEMU exit with status*2+1.
+# The kernel powers off through isa-debug-exit, which makes QEMU exit
+# with 2*status+3; timeout's 124 is even, so never one of those.
 status() {
 	local s=$1
-	if [ "$s" -eq 124 ] || [ "$s" -eq 137 ]; then
+	if [ "$s" -eq 124 ]; then
 		echo "run-qemu.sh: guest still running after ${timeout}s: killed" >&2
 		return 124
 	fi
-	if [ $((s % 2)) -eq 1 ]; then
-		return $((s / 2))
+	if [ "$s" -ge 3 ] && [ $((s % 2)) -eq 1 ]; then
+		return $(((s - 3) / 2))
 	fi
 	echo "run-qemu.sh: QEMU exited with status $s" >&2
 	return 1
 }
 
+# With -c, QEMU never waits for a person; and nothing waits forever.
 if [ $havecmds = 1 ]; then
-	set +e
-	timeout -k 5 "$timeout" "${qemu[@]}" </dev/null
-	s=$?
-	set -e
-	status $s
-else
-	set +e
-	"${qemu[@]}"
-	s=$?
-	set -e
-	[ $s = 0 ] && exit 0
-	status $s
+	exec </dev/null
+	timeout=${timeout:-120}
 fi
+set +e
+if [ -n "$timeout" ]; then
+	timeout "$timeout" "${qemu[@]}"
+else
+	"${qemu[@]}"
+fi
+s=$?
+set -e
+[ $s = 0 ] && exit 0	# QEMU quit by hand, Ctrl-A X
+status $s

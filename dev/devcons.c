@@ -152,13 +152,16 @@ panic(char *fmt, ...)
 
 /*
  * Power off.  QEMU's isa-debug-exit device (at port 0xf4) ends QEMU
- * with exit code status*2+1; then QEMU's ACPI ports; then halt.
+ * with exit code 2v+1 for the value v written; v = status+1 keeps
+ * clear of 1, QEMU's own failure, so QEMU exits 2*status+3 (3 for
+ * success).  Its exit code has 8 bits: statuses over 126 come out as
+ * 126.  Then QEMU's ACPI ports; then halt.
  */
 void
 poweroff(int status)
 {
 	cli();
-	outl(0xF4, status);
+	outl(0xF4, (status < 0 || status > 126 ? 126 : status) + 1);
 	outw(0x604, 0x2000);
 	outw(0xB004, 0x2000);
 	for(;;)
@@ -249,9 +252,9 @@ conswrite(Chan *c, void *buf, long n, uvlong off)
 		if(strncmp(msg, "off ", 4) != 0)
 			return seterr(EINVAL, "bad control message");
 		status = 0;
-		for(p = msg + 4; *p >= '0' && *p <= '9'; p++)
+		for(p = msg + 4; *p >= '0' && *p <= '9' && status <= 255; p++)
 			status = status*10 + *p - '0';
-		if(p == msg + 4 || !iscmd(p, n - (p - msg), ""))
+		if(p == msg + 4 || status > 255 || !iscmd(p, n - (p - msg), ""))
 			return seterr(EINVAL, "bad control message");
 		poweroff(status);
 	}

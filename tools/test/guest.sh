@@ -12,9 +12,18 @@ out=$(tr -d '\r' <"$T/iso")
 has boot-iso '^booted through grub$'
 check boot-iso-status [ "$st" = 0 ]
 
-# Boot with -kernel, to an interactive shell prompt, typing at it.
-(sleep 3; printf 'echo typed at the prompt\nhalt 5\n') |
-	timeout 60 ./run-qemu.sh -k >"$T/prompt" 2>&1
+# Boot with -kernel, to an interactive shell prompt; type at it once it is there.
+mkfifo "$T/keys"
+./run-qemu.sh -k -t 60 <"$T/keys" >"$T/prompt" 2>&1 &
+qemu=$!
+exec 3>"$T/keys"
+for i in $(seq 600); do
+	grep -q '^\$ ' "$T/prompt" && break
+	sleep 0.1
+done
+printf 'echo typed at the prompt\nhalt 5\n' >&3
+exec 3>&-
+wait $qemu
 st=$?
 out=$(tr -d '\r' <"$T/prompt")
 has prompt '^\$ '
@@ -67,7 +76,7 @@ n=$(grep -cE '^spin [0-9]+: ticks' <<<"$out")
 check preempt-both-finish [ "$n" = 2 ]
 # Each ran for 2 s of its own; if they overlapped, both started before either ended.
 read -r s1 e1 s2 e2 <<<"$(grep -E '^spin' <<<"$out" | sed -E 's/.*ticks ([0-9]+) to ([0-9]+).*/\1 \2/' | tr '\n' ' ')"
-check preempt-overlap [ "${s2:-999999}" -lt "${e1:-0}" ] && [ "${s1:-999999}" -lt "${e2:-0}" ]
+check preempt-overlap [ "${s2:-999999}" -lt "${e1:-0}" -a "${s1:-999999}" -lt "${e2:-0}" ]
 
 guest -c 'fault; echo after nil; fault kernel; fault text; fault insn; echo still here'
 has fault-nil-message '^fault: pid [0-9]+: trap 14 \(page fault\) addr 0 pc 0x[0-9a-f]+$'
@@ -99,7 +108,7 @@ has fuzz-ok 'fuzz: 100000 calls, ok$'
 hasnt fuzz-no-panic 'panic'
 before=$(grep -E '^pages' <<<"$out" | head -1 | awk '{print $4}')
 after=$(grep -E '^pages' <<<"$out" | tail -1 | awk '{print $4}')
-check fuzz-no-page-leak [ -n "$before" ] && [ "$before" = "$after" ]
+check fuzz-no-page-leak [ -n "$before" -a "$before" = "$after" ]
 # Kernel text, hashed in the guest after all that, is still what /kernel holds.
 want=$(python3 - o/kernel <<'PY'
 import struct, sys
@@ -117,6 +126,6 @@ for name, typ, flags, addr, off, size in sh:
 PY
 )
 sums=$(grep -E '^0x[0-9a-f]+$' <<<"$out" | sort -u)
-check kernel-text-intact [ -n "$want" ] && [ "$sums" = "$want" ]
+check kernel-text-intact [ -n "$want" -a "$sums" = "$want" ]
 
 summary guest

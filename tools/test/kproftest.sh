@@ -1,13 +1,14 @@
-#!/bin/bash
+#!/usr/bin/env bash
 #
-# Host unit tests for kprof (user/kprof.c, with user/lib/elfsym.c).  Run from the top of the
-# repository.  Builds o/host/kprof and a second copy with the address and
+# Host unit tests for kprof (user/kprof.c, with user/lib/elfsym.c).
+# Builds o/host/kprof and a second copy with the address and
 # undefined-behaviour sanitizers, makes small i386 kernels whose functions
 # sit at known addresses and kpdata files with known counts, and checks
 # each case's exact output and exit status under both builds.  Prints
 # "ok NAME" or "FAIL NAME: reason" for each case, then a summary line;
 # exits non-zero if any case failed.
 
+cd "$(dirname "$0")/../.." || exit 1
 top=$(pwd)
 . tools/test/lib.bash
 

@@ -16,7 +16,8 @@ bad() {
 	fail=$((fail + 1))
 }
 
-# check NAME COMMAND...: the case passes if the command succeeds.
+# check NAME COMMAND...: the case passes if the command succeeds.  One
+# command: `check x [ a ] && [ b ]` would check only [ a ].
 check() {
 	local name=$1
 	shift

@@ -23,6 +23,6 @@ check pcsample-3-to-1 python3 -c "import sys; a, b = ${s3:-0}, ${s1:-0}; sys.exi
 
 # The same kernel text after profil and pcsample were aimed at it.
 guest -c 'cat /dev/textsum; proftest > /dev/null; cat /dev/textsum'
-check profil-kernel-untouched [ "$(grep -cE '^0x' <<<"$out")" = 2 ] && [ "$(grep -E '^0x' <<<"$out" | sort -u | wc -l)" = 1 ]
+check profil-kernel-untouched [ "$(grep -cE '^0x' <<<"$out")" = 2 -a "$(grep -E '^0x' <<<"$out" | sort -u | wc -l)" = 1 ]
 
 summary profil

@@ -1,8 +1,7 @@
-#!/bin/bash
+#!/usr/bin/env bash
 #
 # Host tests for prof (user/prof.c, with user/lib/elfsym.c) and the
-# gmon.out that profiled programs write (user/lib/gmon.c).  Run from
-# the top of the repository.
+# gmon.out that profiled programs write (user/lib/gmon.c).
 #
 # Builds o/host/prof and a copy with the address and undefined-behaviour
 # sanitizers, and checks their exact output and exit status on a small
@@ -16,6 +15,7 @@
 # Prints "ok NAME" or "FAIL NAME: reason" for each case, then a summary
 # line; exits non-zero if any case failed.
 
+cd "$(dirname "$0")/../.." || exit 1
 top=$(pwd)
 . tools/test/lib.bash
 
@@ -242,21 +242,14 @@ fi
 
 # In the guest: profdemo.prof for 2 s at 10000 Hz is 20000 ticks.
 cd "$top" || exit 1
-start=$SECONDS
 ./run-qemu.sh -k -d -a hz=10000 -o "$T/eia1" -t 120 \
 	-c 'cd /tmp; /bin/profdemo.prof 2; cat gmon.out > /dev/eia1; prof /bin/profdemo.prof gmon.out' \
 	>"$T/console" 2>&1
 st=$?
-took=$((SECONDS - start))
 if [ "$st" -ne 0 ]; then
 	bad guest-run "run-qemu.sh exit status $st: $(tail -5 "$T/console" | tr '\n' '|')"
 	summary proftest
 	exit 1
-fi
-if [ "$took" -gt 60 ]; then
-	bad guest-time "the guest run took ${took}s"
-else
-	ok guest-time
 fi
 
 # The guest's prof output: from its "total:" line to the end, without

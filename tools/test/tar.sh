@@ -33,10 +33,9 @@ for c in d: s = (s * 31 + c) & 0xffffffff
 print(s)")
 check data-exact grep -q "^f bin/b 5000 $sum\$" "$T/list"
 
-size=$(stat -c %s "$T/good.tar")
 for cut in 100 512 600 1024 2000 3584 7000; do
 	head -c $cut "$T/good.tar" >"$T/cut.tar"
-	"$T/tartest" "$T/cut.tar" >"$T/list" 2>"$T/err"
+	"$T/tartest" "$T/cut.tar" >"$T/list" 2>>"$T/err"
 	check "truncated-$cut" grep -q '^malformed$' "$T/list"
 done
 check sanitizer-clean bash -c "! grep -q 'runtime error\|AddressSanitizer' '$T/err'"
