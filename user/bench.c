@@ -63,7 +63,7 @@ main(int argc, char *argv[])
 		argc--;
 		argv++;
 	}
-	if(argc != 2 || (rounds = strtol(argv[1], NULL, 10)) <= 0)
+	if(argc != 2 || (rounds = parsenum(argv[1])) <= 0)
 		usage();
 	if(strcmp(mode, "-p") == 0){
 		counts = calloc((unsigned long)etext / 2 + 1, sizeof counts[0]);

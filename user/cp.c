@@ -6,6 +6,7 @@
 int
 main(int argc, char *argv[])
 {
+	struct Dir s, d;
 	int in, out;
 
 	if(argc != 3){
@@ -15,6 +16,12 @@ main(int argc, char *argv[])
 	in = open(argv[1], O_RDONLY);
 	if(in < 0){
 		perror(argv[1]);
+		return 1;
+	}
+	/* Opening dst would truncate it, and so src, were they one file. */
+	if(fstat(in, &s) == 0 && stat(argv[2], &d) == 0
+	&& s.type == d.type && s.dev == d.dev && s.qid == d.qid){
+		fprintf(stderr, "cp: %s and %s are the same file\n", argv[1], argv[2]);
 		return 1;
 	}
 	out = open(argv[2], O_WRONLY|O_CREAT|O_TRUNC);

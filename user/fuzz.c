@@ -105,7 +105,7 @@ inchild(int num, uintptr_t *a)
 
 	pid = fork();
 	if(pid == 0){
-		syscall(num, a[0], a[1], a[2], a[3], a[4]);
+		syscall(num, a[0], a[1], a[2], a[3]);
 		_exit(0);
 	}
 	if(pid > 0)
@@ -116,12 +116,12 @@ inchild(int num, uintptr_t *a)
 static void
 fuzzcall(void)
 {
-	uintptr_t a[5];
+	uintptr_t a[4];
 	int num, i, pid, st;
 	long r;
 
 	num = rand() % (NSYSCALL + 6);
-	for(i = 0; i < 5; i++)
+	for(i = 0; i < 4; i++)
 		a[i] = randarg();
 	switch(num){
 	case SYS_exec:
@@ -163,7 +163,7 @@ fuzzcall(void)
 		a[0] = rand() % 20 - 2;
 		break;
 	}
-	r = syscall(num, a[0], a[1], a[2], a[3], a[4]);
+	r = syscall(num, a[0], a[1], a[2], a[3]);
 	if(num == SYS_sbrk && r != -1)
 		sbrk(-(int)a[0]);
 	if(num == SYS_pipe && r != -1){
@@ -207,16 +207,14 @@ worker(long n)
 int
 main(int argc, char *argv[])
 {
-	long n, share;
+	long n, share, seed = 1;
 	int i, w, pid, st, bad;
-	unsigned int seed;
 
-	if(argc < 2 || argc > 3){
+	if(argc < 2 || argc > 3 || (n = parsenum(argv[1])) < 0
+	|| (argc == 3 && (seed = parsenum(argv[2])) < 0)){
 		fprintf(stderr, "usage: fuzz N [seed]\n");
 		return 1;
 	}
-	n = strtol(argv[1], NULL, 0);
-	seed = argc > 2 ? strtoul(argv[2], NULL, 0) : 1;
 	mkdir("/tmp/fuzz");
 	fflush(stdout);
 	for(w = 0; w < NWORKER; w++){

@@ -1,4 +1,4 @@
-/* halt [status]: power the machine off; QEMU exits with the status. */
+/* halt [status]: power the machine off; QEMU exits with the status (0-255). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -6,7 +6,17 @@
 int
 main(int argc, char *argv[])
 {
-	if(poweroff(argc > 1 ? atoi(argv[1]) : 0) < 0){
+	long status = 0;
+
+	if(argc > 2){
+		fprintf(stderr, "usage: halt [status]\n");
+		return 1;
+	}
+	if(argc == 2 && ((status = parsenum(argv[1])) < 0 || status > 255)){
+		fprintf(stderr, "halt: bad status %s\n", argv[1]);
+		return 1;
+	}
+	if(poweroff(status) < 0){
 		perror("halt: /dev/power");
 		return 1;
 	}

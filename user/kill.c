@@ -7,7 +7,6 @@ int
 main(int argc, char *argv[])
 {
 	int i, status = 0;
-	char *end;
 	long pid;
 
 	if(argc < 2){
@@ -15,8 +14,7 @@ main(int argc, char *argv[])
 		return 1;
 	}
 	for(i = 1; i < argc; i++){
-		pid = strtol(argv[i], &end, 10);
-		if(*end != '\0' || end == argv[i]){
+		if((pid = parsenum(argv[i])) < 0){
 			fprintf(stderr, "kill: %s: not a pid\n", argv[i]);
 			status = 1;
 		}else if(kill(pid) < 0){

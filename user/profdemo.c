@@ -69,8 +69,7 @@ report(uintptr_t *samples, long n, unsigned int hz)
 	for(i = 0; i < n; i++)
 		symcredit(&t, samples[i], 1);
 	printf("pcsample: %ld samples\n", n);
-	if(symprint(&t, n, hz) < 0)
-		fatal("out of memory");
+	symprint(&t, n, hz);
 	symfree(&t);
 }
 
@@ -81,7 +80,6 @@ main(int argc, char *argv[])
 	unsigned long calls;
 	uintptr_t *samples = NULL;
 	long secs, nsamples = 0;
-	char *end;
 	int i, sample = 0;
 
 	argv0 = "profdemo";
@@ -94,8 +92,7 @@ main(int argc, char *argv[])
 	if(argc > 2)
 		usage();
 	if(argc == 2){
-		secs = strtol(argv[1], &end, 10);
-		if(*end != '\0' || end == argv[1] || secs < 0)
+		if((secs = parsenum(argv[1])) < 0)
 			usage();
 	}
 	start = clockticks(&hz);

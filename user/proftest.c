@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <unistd.h>
 #include <pcsample.h>
+#include "clock.h"
 
 enum {
 	UTEXT	= 0x1000,	/* where user text starts (user/user.ld) */
@@ -56,8 +56,7 @@ asm(
 
 static unsigned short	hist[NHIST];	/* profil's counters */
 static uintptr_t	samples[NSAMP];	/* pcsample's samples */
-static int	timefd;		/* open on /dev/time */
-static unsigned long	hz;	/* clock ticks a second */
+static unsigned int	hz;	/* clock ticks a second */
 static unsigned long	T;	/* ticks each check spins for */
 static unsigned long	slack;	/* ticks a system call or two may take */
 static int	nfail;		/* checks failed */
@@ -90,19 +89,15 @@ fatal(const char *what)
 	exit(1);
 }
 
-/* The clock, in ticks: /dev/time holds "TICKS HZ\n". */
+/* The clock, in ticks; hz is set too.  No check can go on without it. */
 static unsigned long
 now(void)
 {
-	char buf[64], *p;
 	unsigned long t;
-	long n;
 
-	if(seek(timefd, 0, SEEK_SET) < 0 || (n = read(timefd, buf, sizeof buf - 1)) <= 0)
+	t = clockticks(&hz);
+	if(hz == 0)
 		fatal("/dev/time");
-	buf[n] = '\0';
-	t = strtoul(buf, &p, 10);
-	hz = strtoul(p, NULL, 10);
 	return t;
 }
 
@@ -667,9 +662,6 @@ testboth(void)
 int
 main(int argc, char *argv[])
 {
-	timefd = open("/dev/time", O_RDONLY);
-	if(timefd < 0)
-		fatal("/dev/time");
 	now();
 	T = hz/5 < 20 ? 20 : hz/5;
 	slack = 3 + T/50;

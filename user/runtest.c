@@ -175,17 +175,15 @@ files(void)
 int
 main(int argc, char *argv[])
 {
-	unsigned long secs;
+	long secs;
 	unsigned int start, t, hz;
-	char *end;
 	int i;
 
 	secs = DEFSECS;
 	if(argc > 2)
 		usage();
 	if(argc == 2){
-		secs = strtoul(argv[1], &end, 10);
-		if(argv[1][0] < '0' || argv[1][0] > '9' || *end != '\0' || secs == 0)
+		if((secs = parsenum(argv[1])) <= 0)
 			usage();
 	}
 	for(i = 0; i < FILESZ; i++)

@@ -197,14 +197,27 @@ syntax:
 	return -1;
 }
 
-/* Run the builtins cd and exit in the shell itself; 0 if c is neither. */
+/*
+ * Run the builtins cd and exit in the shell itself; 0 if c is neither.
+ * Exit with a bad status still exits, as asked, but with status 1.
+ */
 static int
 builtin(Cmd *c)
 {
 	char *dir;
+	long st;
 
-	if(strcmp(c->argv[0], "exit") == 0)
-		exit(c->argc > 1 ? atoi(c->argv[1]) : status);
+	if(strcmp(c->argv[0], "exit") == 0){
+		if(c->argc == 1)
+			exit(status);
+		if(c->argc > 2)
+			fprintf(stderr, "usage: exit [status]\n");
+		else if((st = parsenum(c->argv[1])) >= 0 && st <= 255)
+			exit(st);
+		else
+			fprintf(stderr, "sh: exit: bad status %s\n", c->argv[1]);
+		exit(1);
+	}
 	if(strcmp(c->argv[0], "cd") != 0)
 		return 0;
 	dir = c->argc > 1 ? c->argv[1] : "/";
@@ -336,35 +349,47 @@ runline(const char *line)
 	}while(term != END);
 }
 
-/* Read the next line of fd into line, without its newline; -1 at end of file. */
+/*
+ * Read the next line of fd into line, which has room for LINEMAX
+ * bytes, without its newline: 0, or -1 at end of file.  A line too
+ * long for buf is read through its newline and thrown away, and the
+ * result is 1: running only a part of it, or its tail as a second
+ * command, could do what no one asked for.
+ */
 static int
-readline(int fd, char *line, int max)
+readline(int fd, char *line)
 {
 	static char buf[LINEMAX];	/* input read but not yet used */
 	static int nbuf;		/* bytes in buf */
-	int i, len, used;
+	int i, used, toolong;
 	long r;
 
+	toolong = 0;
 	for(;;){
 		for(i = 0; i < nbuf && buf[i] != '\n'; i++)
 			;
-		if(i < nbuf || nbuf == sizeof buf)
+		if(i < nbuf)
 			break;
+		if(nbuf == sizeof buf){	/* drop it, and read on to the newline */
+			toolong = 1;
+			nbuf = i = 0;
+		}
 		r = read(fd, buf + nbuf, sizeof buf - nbuf);
 		if(r <= 0){
-			if(nbuf == 0)
+			if(nbuf == 0 && !toolong)
 				return -1;
 			break;
 		}
 		nbuf += r;
 	}
-	len = i < max - 1 ? i : max - 1;
-	memmove(line, buf, len);
-	line[len] = '\0';
+	if(!toolong){
+		memmove(line, buf, i);
+		line[i] = '\0';
+	}
 	used = i < nbuf ? i + 1 : i;
 	nbuf -= used;
 	memmove(buf, buf + used, nbuf);
-	return 0;
+	return toolong;
 }
 
 int
@@ -372,7 +397,7 @@ main(int argc, char *argv[])
 {
 	char line[LINEMAX];
 	struct Dir d;
-	int prompt;
+	int prompt, r;
 
 	if(argc > 2 && strcmp(argv[1], "-c") == 0){
 		runline(argv[2]);
@@ -386,9 +411,13 @@ main(int argc, char *argv[])
 	for(;;){
 		if(prompt)
 			fprintf(stderr, "$ ");
-		if(readline(input, line, sizeof line) < 0)
+		if((r = readline(input, line)) < 0)
 			break;
-		runline(line);
+		if(r > 0){
+			fprintf(stderr, "sh: line too long\n");
+			status = 1;
+		}else
+			runline(line);
 	}
 	return status;
 }

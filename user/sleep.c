@@ -6,10 +6,9 @@
 int
 main(int argc, char *argv[])
 {
-	char *end;
 	long s;
 
-	if(argc != 2 || (s = strtol(argv[1], &end, 10)) < 0 || *end != '\0'){
+	if(argc != 2 || (s = parsenum(argv[1])) < 0){
 		fprintf(stderr, "usage: sleep seconds\n");
 		return 1;
 	}

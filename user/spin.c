@@ -13,9 +13,13 @@ int
 main(int argc, char *argv[])
 {
 	unsigned int start, now, hz, loops = 0;
-	int secs = argc > 1 ? atoi(argv[1]) : 1;
+	long secs = 1;
 	volatile int i;
 
+	if(argc > 2 || (argc == 2 && (secs = parsenum(argv[1])) < 0)){
+		fprintf(stderr, "usage: spin [seconds]\n");
+		return 1;
+	}
 	start = clockticks(&hz);
 	do{
 		for(i = 0; i < 10000; i++)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <stdint.h>
 #include <pcsample.h>
+#include "clock.h"
 
 #define PGSIZE		4096
 #define USEREND		0xC0000000	/* first address above user space */
@@ -97,35 +98,14 @@ waitchild(int pid)
 	return st;
 }
 
-/* Clock ticks since boot, from /dev/time; *hz gets the rate. */
-static long
-ticks(long *hz)
-{
-	char t[64], *p;
-	long n;
-	int fd;
-
-	fd = open("/dev/time", O_RDONLY);
-	if(fd < 0)
-		return -1;
-	n = read(fd, t, sizeof t - 1);
-	close(fd);
-	if(n <= 0)
-		return -1;
-	t[n] = '\0';
-	n = strtol(t, &p, 10);
-	*hz = strtol(p, NULL, 10);
-	return n;
-}
-
 /* Run, in user mode and in the kernel, for at least n clock ticks. */
 static void
-spin(long n)
+spin(unsigned int n)
 {
-	long t0, hz;
+	unsigned int t0, hz;
 
-	t0 = ticks(&hz);
-	while(ticks(&hz) < t0 + n)
+	t0 = clockticks(&hz);
+	while(clockticks(&hz) - t0 < n)
 		;
 }
 
@@ -664,18 +644,18 @@ errstrtest(void)
 static void
 sleeptest(void)
 {
-	long t0, t1, hz;
+	unsigned int t0, t1, hz;
 
-	t0 = ticks(&hz);
-	if(t0 < 0 || hz <= 0){
-		fail("/dev/time: %ld %ld", t0, hz);
+	t0 = clockticks(&hz);
+	if(hz == 0){
+		fail("/dev/time: %s", strerror(errno));
 		return;
 	}
 	if(sleep(100) != 0)
 		fail("sleep(100): %s", strerror(errno));
-	t1 = ticks(&hz);
-	if(t1 - t0 < hz/10 - 1)
-		fail("sleep(100) took %ld ticks at %ld Hz", t1 - t0, hz);
+	t1 = clockticks(&hz);
+	if(t1 - t0 + 1 < hz/10)
+		fail("sleep(100) took %u ticks at %u Hz", t1 - t0, hz);
 }
 
 static void

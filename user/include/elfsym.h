@@ -41,7 +41,7 @@ uint32_t	le32(const uint8_t*);
 uint8_t	*readfile(const char *path, size_t *lenp);
 const char	*symload(Symtab *t, const char *path);
 void	symcredit(Symtab *t, uint32_t addr, uint64_t ticks);
-int	symprint(Symtab *t, uint64_t total, unsigned long hz);
+void	symprint(Symtab *t, uint64_t total, unsigned long hz);
 void	symfree(Symtab *t);
 
 #endif

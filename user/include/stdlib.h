@@ -16,7 +16,7 @@ int	atexit(void (*)(void));
 int	atoi(const char*);
 long	strtol(const char*, char**, int);
 unsigned long	strtoul(const char*, char**, int);
-int	abs(int);
+long	parsenum(const char*);	/* a decimal number >= 0, or -1 */
 int	rand(void);
 void	srand(unsigned int);
 void	qsort(void*, size_t, size_t, int (*)(const void*, const void*));

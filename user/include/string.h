@@ -1,3 +1,7 @@
+/*
+ * String and memory functions (user/lib/string.c) and strerror
+ * (user/lib/strerror.c), for the C library and the kernel alike.
+ */
 #ifndef STRING_H
 #define STRING_H
 #include <stddef.h>
@@ -11,7 +15,6 @@ int	strcmp(const char*, const char*);
 int	strncmp(const char*, const char*, size_t);
 char	*strcpy(char*, const char*);
 size_t	strlcpy(char*, const char*, size_t);
-char	*strcat(char*, const char*);
 char	*strchr(const char*, int);
 char	*strrchr(const char*, int);
 char	*strstr(const char*, const char*);

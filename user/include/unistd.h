@@ -13,7 +13,6 @@ void	_exit(int) __attribute__((noreturn));
 int	fork(void);
 int	wait(int *status);		/* returns the pid of a child that exited */
 int	exec(const char *path, char *const argv[]);
-int	execv(const char *path, char *const argv[]);	/* the same as exec */
 int	getpid(void);
 void	*sbrk(int incr);		/* returns the old break, or (void*)-1 */
 int	sleep(int ms);			/* milliseconds, unlike Unix's seconds */
@@ -26,7 +25,6 @@ int	create(const char *path, int mode, int perm);	/* perm DMDIR: a directory */
 long	read(int fd, void *buf, long n);
 long	write(int fd, const void *buf, long n);
 long	seek(int fd, long off, int whence);
-long	lseek(int fd, long off, int whence);	/* the same as seek */
 int	close(int fd);
 int	stat(const char *path, struct Dir *d);
 int	fstat(int fd, struct Dir *d);
@@ -36,7 +34,7 @@ int	mkdir(const char *path);
 int	bind(const char *new, const char *old, int flag);
 int	errstr(char *buf, int n);
 int	profil(unsigned short *buf, size_t bufsiz, size_t offset, unsigned int scale);
-long	syscall(int num, ...);		/* any call by number, up to 5 arguments */
+long	syscall(int num, ...);		/* any call by number, up to 4 arguments */
 
 /* Helpers in the C library. */
 long	copyfd(int from, int to);	/* copy until end of file; bytes or -1 */

@@ -242,8 +242,10 @@ getehdr(Symtab *t, Ehdr *eh)
  * then the first of each address is the one to keep.
  */
 static int
-byaddr(const Sym *a, const Sym *b)
+byaddr(const void *va, const void *vb)
 {
+	const Sym *a = va, *b = vb;
+
 	if(a->addr != b->addr)
 		return a->addr < b->addr ? -1 : 1;
 	if(a->rank != b->rank)
@@ -251,37 +253,17 @@ byaddr(const Sym *a, const Sym *b)
 	return strcmp(a->name, b->name);
 }
 
-/* Order symbols by ticks, most first, then by name. */
+/* Order symbols by ticks, most first, then by name and address. */
 static int
-byticks(const Sym *a, const Sym *b)
+byticks(const void *va, const void *vb)
 {
+	const Sym *a = va, *b = vb;
+
 	if(a->ticks != b->ticks)
 		return a->ticks > b->ticks ? -1 : 1;
 	if(strcmp(a->name, b->name) != 0)
 		return strcmp(a->name, b->name);
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
-}
-
-/* Merge sort, stable, using tmp for n symbols of scratch. */
-static void
-sortsyms(Sym *s, Sym *tmp, int n, int (*cmp)(const Sym*, const Sym*))
-{
-	int i, j, k, m;
-
-	if(n < 2)
-		return;
-	m = n/2;
-	sortsyms(s, tmp, m, cmp);
-	sortsyms(s+m, tmp, n-m, cmp);
-	i = 0;
-	j = m;
-	for(k = 0; k < n; k++){
-		if(j >= n || (i < m && cmp(&s[i], &s[j]) <= 0))
-			tmp[k] = s[i++];
-		else
-			tmp[k] = s[j++];
-	}
-	memcpy(s, tmp, n*sizeof s[0]);
 }
 
 /*
@@ -312,7 +294,7 @@ getsyms(Symtab *t, Ehdr *eh, Shdr *sh, uint32_t textndx)
 	Shdr str;
 	const uint8_t *p, *strtab;
 	const char *name;
-	Sym *s, *tmp;
+	Sym *s;
 	uint32_t i, nent, value;
 	int type, bind, ns, n, j;
 
@@ -353,13 +335,7 @@ getsyms(Symtab *t, Ehdr *eh, Shdr *sh, uint32_t textndx)
 		ns++;
 	}
 
-	tmp = malloc(ns * sizeof tmp[0]);
-	if(tmp == NULL){
-		free(s);
-		return nomem();
-	}
-	sortsyms(s, tmp, ns, byaddr);
-	free(tmp);
+	qsort(s, ns, sizeof s[0], byaddr);
 	n = 0;
 	for(j = 0; j < ns; j++){
 		if(n > 0 && s[n-1].addr == s[j].addr)
@@ -462,29 +438,25 @@ symcredit(Symtab *t, uint32_t addr, uint64_t ticks)
  * Print the column headings, then a row for each symbol with ticks,
  * most first: milliseconds at hz ticks a second, the percentage of
  * total to one decimal, and the name.  Reorders t's symbols, so it
- * is the last thing done with them.  Returns 0, or -1 if memory ran out.
+ * is the last thing done with them.
  */
-int
+void
 symprint(Symtab *t, uint64_t total, unsigned long hz)
 {
-	Sym *s, *tmp;
+	Sym *s;
 	uint64_t tenths;
 	int i, n;
 
 	printf("ms\t  %%\tsym\n");
 	if(total == 0)
-		return 0;
+		return;
 	s = t->sym;
 	n = 0;
 	for(i = 0; i < t->nsym; i++)
 		if(s[i].ticks != 0)
 			s[n++] = s[i];
 	t->nsym = n;
-	tmp = malloc((n > 0 ? n : 1) * sizeof tmp[0]);
-	if(tmp == NULL)
-		return -1;
-	sortsyms(s, tmp, n, byticks);
-	free(tmp);
+	qsort(s, n, sizeof s[0], byticks);
 	for(i = 0; i < n; i++){
 		tenths = (s[i].ticks*1000 + total/2) / total;
 		printf("%llu\t%3llu.%llu\t%s\n",
@@ -492,7 +464,6 @@ symprint(Symtab *t, uint64_t total, unsigned long hz)
 			(unsigned long long)(tenths / 10),
 			(unsigned long long)(tenths % 10), s[i].name);
 	}
-	return 0;
 }
 
 /* Free what symload allocated. */

@@ -20,6 +20,7 @@
 #include "fcntl.h"
 #include "unistd.h"
 #include "gmon.h"
+#include "clock.h"
 
 enum {
 	BINBYTES	= 4,		/* bytes of text per counter */
@@ -64,28 +65,6 @@ moncontrol(int on)
 		profil(NULL, 0, 0, 0);
 }
 
-/* The clock rate: /dev/time holds "TICKS HZ\n". */
-static unsigned long
-clockrate(void)
-{
-	char buf[64], *p;
-	unsigned long hz;
-	long n;
-	int fd;
-
-	fd = open("/dev/time", O_RDONLY);
-	if(fd < 0)
-		return DEFHZ;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if(n <= 0)
-		return DEFHZ;
-	buf[n] = '\0';
-	strtoul(buf, &p, 10);
-	hz = strtoul(p, NULL, 10);
-	return hz != 0 ? hz : DEFHZ;
-}
-
 /* Store v at p as 4 little-endian bytes. */
 static void
 put32(uint8_t *p, uint32_t v)
@@ -105,6 +84,7 @@ void
 _mcleanup(void)
 {
 	uint8_t hdr[GMON_HDRSIZE + 1 + GMON_HISTSIZE], *h;
+	unsigned int hz;
 	long len;
 	int fd;
 
@@ -119,7 +99,8 @@ _mcleanup(void)
 	put32(h + 1, mon.lowpc);
 	put32(h + 5, mon.highpc);
 	put32(h + 9, mon.n);
-	put32(h + 13, clockrate());
+	clockticks(&hz);
+	put32(h + 13, hz != 0 ? hz : DEFHZ);
 	strcpy((char*)h + 17, "seconds");
 	h[17 + GMON_DIMENLEN] = 's';
 

@@ -10,6 +10,8 @@
 #include "errno.h"
 #include "unistd.h"
 
+extern int	_errnosys;	/* the last system call's error (syscall.asm) */
+
 static FILE files[3] = {
 	{ .fd = 0 },
 	{ .fd = 1, .lbuf = 1 },
@@ -136,14 +138,19 @@ putchar(int c)
 	return fputc(c, stdout);
 }
 
-/* Print s, a colon and the kernel's error string (or errno's message). */
+/*
+ * Print s, a colon and the error: the kernel's error string, which
+ * says more than errno's message, but only if the error came from a
+ * system call; after the library set errno itself (malloc, strtol),
+ * the kernel's string would be stale.
+ */
 void
 perror(const char *s)
 {
 	char msg[ERRMAX];
 	int e = errno;
 
-	if(errstr(msg, sizeof msg) < 0 || msg[0] == '\0')
+	if(e != _errnosys || errstr(msg, sizeof msg) < 0 || msg[0] == '\0')
 		strlcpy(msg, strerror(e), sizeof msg);
 	if(s != NULL && *s != '\0')
 		fprintf(stderr, "%s: %s\n", s, msg);

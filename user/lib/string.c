@@ -99,13 +99,6 @@ strlcpy(char *dst, const char *src, size_t n)
 }
 
 char*
-strcat(char *dst, const char *src)
-{
-	strcpy(dst + strlen(dst), src);
-	return dst;
-}
-
-char*
 strchr(const char *s, int c)
 {
 	for(; *s; s++)

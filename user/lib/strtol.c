@@ -1,4 +1,4 @@
-/* Number conversion: strtoul, strtol, atoi; and abs. */
+/* Number conversion: strtoul, strtol, atoi, and parsenum for arguments. */
 #include "stdlib.h"
 #include "ctype.h"
 #include "errno.h"
@@ -91,8 +91,23 @@ atoi(const char *s)
 	return strtol(s, NULL, 10);
 }
 
-int
-abs(int n)
+/*
+ * The value of s if it is a decimal number, digits only with nothing
+ * after them, that fits in a long; else -1.  For a program's numeric
+ * arguments, where strtol alone would take "foo" as 0, "10x" as 10 and
+ * "-1" as a negative count.
+ */
+long
+parsenum(const char *s)
 {
-	return n < 0 ? -n : n;
+	char *end;
+	long v;
+
+	if(!isdigit(*s))
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if(*end != '\0' || errno == ERANGE)
+		return -1;
+	return v;
 }

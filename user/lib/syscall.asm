@@ -2,8 +2,10 @@
 ; the kernel finds the arguments on the user stack, above the return
 ; address, where the C caller left them.  It returns the result in eax
 ; and an error number in edx: if that is not 0 the stub stores it in
-; errno and returns -1.  The numbers come from sys.h, through the
-; o/sys.inc that mk makes from it.
+; errno and in _errnosys and returns -1.  The library sets errno too
+; (malloc, strtol), so perror trusts the kernel's error string only
+; while errno still equals _errnosys.  The numbers come from sys.h,
+; through the o/sys.inc that mk makes from it.
 
 %include "sys.inc"
 
@@ -22,6 +24,7 @@ $%1:
 
 failed:
 	mov [errno], edx
+	mov [_errnosys], edx
 	mov eax, -1
 	ret
 
@@ -34,8 +37,6 @@ _exit:
 
 SYSCALL fork, SYS_fork
 SYSCALL wait, SYS_wait
-global execv
-execv:
 SYSCALL exec, SYS_exec
 SYSCALL getpid, SYS_getpid
 SYSCALL sbrk, SYS_sbrk
@@ -48,8 +49,6 @@ SYSCALL open, SYS_open
 SYSCALL create, SYS_create
 SYSCALL read, SYS_read
 SYSCALL write, SYS_write
-global lseek
-lseek:
 SYSCALL seek, SYS_seek
 SYSCALL close, SYS_close
 SYSCALL stat, SYS_stat
@@ -62,14 +61,14 @@ SYSCALL errstr, SYS_errstr
 SYSCALL profil, SYS_profil
 SYSCALL pcsample, SYS_pcsample
 
-; long syscall(int num, a1, a2, a3, a4, a5): any call by number.  It
-; copies the five arguments into a new frame below a dummy return
-; address, so the kernel finds them where a direct stub would leave them.
+; long syscall(int num, a1, a2, a3, a4): any call by number.  It
+; copies the four arguments, the most any call takes, into a new frame
+; below a dummy return address, so the kernel finds them where a
+; direct stub would leave them.
 global syscall
 syscall:
 	push ebp
 	mov ebp, esp
-	push dword [ebp+28]
 	push dword [ebp+24]
 	push dword [ebp+20]
 	push dword [ebp+16]
@@ -87,4 +86,7 @@ section .note.GNU-stack noalloc noexec nowrite progbits
 section .bss
 global errno
 errno:
+	resd	1
+global _errnosys
+_errnosys:
 	resd	1
