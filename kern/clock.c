@@ -18,6 +18,14 @@ enum {
 uint	ticks;
 int	hz = 100;
 
+/*
+ * The earliest tick at which a sleeper's time is up, so that the clock
+ * scans the process table only when there is someone to wake.
+ */
+static uint	nextwake;
+
+enum { Never = 0x7FFFFFFF };	/* ticks ahead: as far as the comparisons reach */
+
 void
 clockinit(void)
 {
@@ -42,7 +50,22 @@ clock(Ureg *u)
 	if(up != nil)
 		profclock(up, up->ureg->pc);
 	i8259eoi(IRQclock);
-	wakeup(&ticks);
+	if((int)(ticks - nextwake) >= 0){
+		nextwake = ticks + Never;
+		wakeup(&ticks);
+	}
+}
+
+/*
+ * Have the clock wake the sleepers on &ticks at tick t.  It wakes them
+ * all; those whose time is not up call this again before they go back
+ * to sleep.  Interrupts must be off.
+ */
+void
+wakeat(uint t)
+{
+	if((int)(t - nextwake) < 0)
+		nextwake = t;
 }
 
 /* Milliseconds to ticks, rounding up so that a sleep is never short. */

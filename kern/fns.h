@@ -37,6 +37,7 @@ void	chaninit(Chan*);
 void	clockinit(void);
 void	clock(Ureg*);
 uint	ms2tick(uint);
+void	wakeat(uint);
 
 /* dev.c */
 void	devinit(void);

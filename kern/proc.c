@@ -180,8 +180,10 @@ tsleep(uint ms)
 	uint until = ticks + ms2tick(ms);
 	int s = splhi();
 
-	while((int)(ticks - until) < 0 && !up->killed)
+	while((int)(ticks - until) < 0 && !up->killed){
+		wakeat(until);
 		sleep(&ticks);
+	}
 	splx(s);
 }
 
