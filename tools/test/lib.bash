@@ -106,3 +106,15 @@ expect() {
 	done
 	if [ -z "$why" ]; then ok "$name"; else bad "$name" "$why"; fi
 }
+
+# poke FILE OFFSET FORMAT VALUE: overwrite bytes in a file (FORMAT as
+# Python's struct module has it), to damage test inputs on purpose.
+poke() {
+	python3 - "$@" <<'EOF'
+import struct, sys
+path, off, fmt, val = sys.argv[1], int(sys.argv[2], 0), sys.argv[3], int(sys.argv[4], 0)
+b = bytearray(open(path, 'rb').read())
+struct.pack_into(fmt, b, off, val)
+open(path, 'wb').write(b)
+EOF
+}

@@ -66,17 +66,6 @@ open(path, 'wb').write(b)
 EOF
 }
 
-# poke file offset format value: overwrite bytes in a file.
-poke() {
-	python3 - "$@" <<'EOF'
-import struct, sys
-path, off, fmt, val = sys.argv[1], int(sys.argv[2], 0), sys.argv[3], int(sys.argv[4], 0)
-b = bytearray(open(path, 'rb').read())
-struct.pack_into(fmt, b, off, val)
-open(path, 'wb').write(b)
-EOF
-}
-
 
 # gprofpct program gmon name: gprof's % time for the function name.
 gprofpct() {
