@@ -44,6 +44,7 @@ newpipe(Chan **c)
 	c[1]->qid = Qwrite;
 	c[1]->mode = O_WRONLY;
 	c[1]->aux = p;
+	p->r = p->w = 0;
 	p->readers = p->writers = 1;
 	return 0;
 }

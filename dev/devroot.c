@@ -1,6 +1,8 @@
 /*
  * The root file system, #/: a tree of directories and files in kernel
  * memory, filled at boot from the archive GRUB loaded, and writable.
+ * A file from the archive is read where the archive lies, whose pages
+ * the kernel never reuses; its first write copies it to the heap.
  * A file's qid is its slot in node[] with a generation number above
  * it, so a channel to a removed file is recognised as stale.
  */
@@ -26,7 +28,7 @@ struct Node {
 	uint	perm;		/* permission bits, and DMDIR for a directory */
 	char	*data;		/* a file's contents */
 	uint	len;		/* bytes in data */
-	uint	cap;		/* bytes allocated for data */
+	uint	cap;		/* bytes allocated for data; 0 if in the archive */
 };
 
 static Node node[NNODE];
@@ -80,7 +82,10 @@ newnode(int dir, char *name, uint perm)
 	return i;
 }
 
-/* Make room for len bytes in a file. */
+/*
+ * Make room for len bytes in a file, and make its data the heap's,
+ * not the archive's, so that it can be written.
+ */
 static int
 grow(Node *n, uint len)
 {
@@ -89,6 +94,8 @@ grow(Node *n, uint len)
 
 	if(len <= n->cap)
 		return 0;
+	if(len < n->len)
+		len = n->len;
 	if(len > MAXFILE)
 		return seterr(EFBIG, nil);
 	cap = n->cap ? n->cap : 256;
@@ -97,7 +104,8 @@ grow(Node *n, uint len)
 	if(cap > heapfree() - Reserve || (d = kmalloc(cap)) == nil)
 		return seterr(ENOSPC, "out of memory for files");
 	memmove(d, n->data, n->len);
-	kfree(n->data);
+	if(n->cap > 0)
+		kfree(n->data);
 	n->data = d;
 	n->cap = cap;
 	return 0;
@@ -126,10 +134,11 @@ addpath(char *path, int dir, const uchar *data, uint size)
 		cur = i;
 	}
 	if(!dir){
-		if(grow(&node[cur], size) < 0)
-			return -1;
-		memmove(node[cur].data, data, size);
+		if(node[cur].cap > 0)
+			kfree(node[cur].data);
+		node[cur].data = (char*)data;
 		node[cur].len = size;
+		node[cur].cap = 0;
 	}
 	return 0;
 }
@@ -306,7 +315,8 @@ rootremove(Chan *c)
 		return seterr(EBUSY, "cannot remove the root");
 	if(n->perm & DMDIR && child(i, nil) >= 0)
 		return seterr(ENOTEMPTY, nil);
-	kfree(n->data);
+	if(n->cap > 0)
+		kfree(n->data);
 	n->data = nil;
 	n->cap = n->len = 0;
 	n->used = 0;

@@ -25,6 +25,9 @@ newchan(int type, int dev, uint qid)
 	c->dev = dev;
 	c->qid = qid;
 	c->mode = -1;
+	c->offset = 0;
+	c->aux = nil;
+	c->mnt = nil;
 	return c;
 }
 

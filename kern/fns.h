@@ -13,7 +13,7 @@ enum {
 
 /* alloc.c */
 void	pageinit(uintptr, uintptr);
-void	*pagealloc(void);
+void	*pagealloc(int);
 void	pagefree(void*);
 int	pagesfree(void);
 int	pagestotal(void);

@@ -54,7 +54,7 @@ mmuinit(void)
 		: : "m"(gdtr), "i"(KCSEG), "r"(KDSEG), "r"(TSSSEG) : "eax", "memory");
 
 	/* From here on the first 4 MB are no longer mapped at 0. */
-	kpgdir = pagealloc();
+	kpgdir = pagealloc(1);
 	for(i = PDX(KZERO); i < 1024; i++)
 		kpgdir[i] = bootpgdir[i];
 	lcr3(PADDR(kpgdir));
@@ -66,9 +66,11 @@ newpgdir(void)
 {
 	pte_t *pd;
 
-	pd = pagealloc();
-	if(pd != nil)
+	pd = pagealloc(0);
+	if(pd != nil){
+		memset(pd, 0, PDX(KZERO)*sizeof(pte_t));
 		memmove(pd + PDX(KZERO), kpgdir + PDX(KZERO), (1024 - PDX(KZERO))*sizeof(pte_t));
+	}
 	return pd;
 }
 
@@ -83,7 +85,7 @@ walkpgdir(pte_t *pd, uintptr va, int alloc)
 	if(pd[PDX(va)] & PTEP)
 		pt = KADDR(PTEADDR(pd[PDX(va)]));
 	else{
-		if(!alloc || (pt = pagealloc()) == nil)
+		if(!alloc || (pt = pagealloc(1)) == nil)
 			return nil;
 		pd[PDX(va)] = PADDR(pt) | PTEP | PTEW | PTEU;
 	}
@@ -134,7 +136,7 @@ mapuser(pte_t *pd, uintptr lo, uintptr hi)
 			*pte |= PTEW;
 			continue;
 		}
-		if((pg = pagealloc()) == nil)
+		if((pg = pagealloc(1)) == nil)
 			goto fail;
 		*pte = PADDR(pg) | PTEP | PTEW | PTEU;
 	}
@@ -187,7 +189,7 @@ copypgdir(pte_t *pd)
 		pte = walkpgdir(pd, va, 0);
 		if((*pte & PTEP) == 0)
 			continue;
-		if((npte = walkpgdir(npd, va, 1)) == nil || (pg = pagealloc()) == nil){
+		if((npte = walkpgdir(npd, va, 1)) == nil || (pg = pagealloc(0)) == nil){
 			freepgdir(npd);
 			return nil;
 		}
