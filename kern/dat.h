@@ -146,6 +146,7 @@ struct Proc {
 	int	status;		/* exit status, for wait */
 	int	killed;		/* die on the way back to user mode */
 	void	*wchan;		/* what it sleeps on */
+	Proc	*rnext;		/* next on the run queue, if Runnable */
 	Chan	*fd[NFD];
 	char	dot[PATHMAX];	/* current directory, a clean absolute path */
 	int	errno;		/* of the system call in progress */

@@ -64,6 +64,7 @@ void	*uaddr(pte_t*, uintptr, int);
 int	okuser(uintptr, uint, int);
 void	switchuvm(Proc*);
 void	switchkvm(void);
+void	flushtlb(void);
 
 /* proc.c */
 int	splhi(void);

@@ -235,16 +235,31 @@ okuser(uintptr va, uint len, int write)
 	return 1;
 }
 
-/* Run on p's page tables and, after a trap from user mode, p's kernel stack. */
+/*
+ * Run on p's page tables and, after a trap from user mode, p's kernel
+ * stack.  Loading cr3 empties the TLB, so it is left alone when p's
+ * tables are already the ones in use.  (A page directory is freed only
+ * once it is no longer loaded, so the same address means the same
+ * tables.)
+ */
 void
 switchuvm(Proc *p)
 {
 	tss[1] = (uint)p->kstack + KSTACK;	/* esp0 */
-	lcr3(PADDR(p->pgdir));
+	if(rcr3() != PADDR(p->pgdir))
+		lcr3(PADDR(p->pgdir));
 }
 
+/* The kernel's tables alone, for when a process's are about to go. */
 void
 switchkvm(void)
 {
 	lcr3(PADDR(kpgdir));
+}
+
+/* Forget the translations of pages just unmapped. */
+void
+flushtlb(void)
+{
+	lcr3(rcr3());
 }

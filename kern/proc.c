@@ -3,7 +3,8 @@
  * wait and kill.  There is one processor, and a process in the kernel
  * is never preempted, only interrupted; so interrupts need be off
  * (splhi ... splx) only around what interrupt handlers touch too: the
- * processes' states (wakeup), console and serial input, the profilers.
+ * processes' states and the run queue (wakeup), console and serial
+ * input, the profilers.
  */
 #include "u.h"
 #include "mem.h"
@@ -16,6 +17,15 @@ static Context	*schedctx;	/* the scheduler's, for sched to return to */
 static int	nextpid = 1;
 static Proc	*initproc;
 Proc	*up;
+
+/*
+ * The run queue: the Runnable processes, first come first served,
+ * linked through rnext.  Interrupts off to touch it.
+ */
+static struct {
+	Proc	*head;
+	Proc	*tail;
+} runq;
 
 extern void	trapret(void);
 
@@ -78,6 +88,19 @@ newproc(void)
 	return p;
 }
 
+/* Make p Runnable, last in the run queue.  Interrupts must be off. */
+static void
+ready(Proc *p)
+{
+	p->state = Runnable;
+	p->rnext = nil;
+	if(runq.tail != nil)
+		runq.tail->rnext = p;
+	else
+		runq.head = p;
+	runq.tail = p;
+}
+
 /* The first process: /bin/init, in the root directory. */
 void
 userinit(void)
@@ -93,7 +116,8 @@ userinit(void)
 	if(kexec("/bin/init", argv) < 0)
 		panic("userinit: /bin/init: %s (errno %d)", p->err, p->errno);
 	up = nil;
-	p->state = Runnable;
+	splhi();
+	ready(p);
 }
 
 /* The hlt that the profiles show as idle time. */
@@ -103,29 +127,29 @@ idle(void)
 	asm volatile("sti; hlt; cli");
 }
 
-/* Run each runnable process in turn, forever; idle when there is none. */
+/*
+ * Run the first process of the run queue, forever; idle when it is
+ * empty.  The last process's page tables stay loaded meanwhile: the
+ * kernel half is the same in all, and the next process may well be the
+ * same one.
+ */
 void
 scheduler(void)
 {
 	Proc *p;
-	int ran;
 
+	cli();
 	for(;;){
-		cli();
-		ran = 0;
-		for(p = proc; p < proc + NPROC; p++){
-			if(p->state != Runnable)
-				continue;
-			up = p;
-			switchuvm(p);
-			p->state = Running;
-			swtch(&schedctx, p->context);
-			switchkvm();
-			up = nil;
-			ran = 1;
-		}
-		if(!ran)
+		while((p = runq.head) == nil)
 			idle();
+		runq.head = p->rnext;
+		if(runq.head == nil)
+			runq.tail = nil;
+		up = p;
+		switchuvm(p);
+		p->state = Running;
+		swtch(&schedctx, p->context);
+		up = nil;
 	}
 }
 
@@ -138,13 +162,16 @@ sched(void)
 	swtch(&up->context, schedctx);
 }
 
+/* Let the next runnable process run; if there is none, go on at once. */
 void
 yield(void)
 {
 	int s = splhi();
 
-	up->state = Runnable;
-	sched();
+	if(runq.head != nil){
+		ready(up);
+		sched();
+	}
 	splx(s);
 }
 
@@ -169,7 +196,7 @@ wakeup(void *chan)
 
 	for(p = proc; p < proc + NPROC; p++)
 		if(p->state == Sleeping && p->wchan == chan)
-			p->state = Runnable;
+			ready(p);
 	splx(s);
 }
 
@@ -191,7 +218,7 @@ int
 pfork(void)
 {
 	Proc *np;
-	int i;
+	int i, s;
 
 	if((np = newproc()) == nil)
 		return seterr(EAGAIN, "no free process");
@@ -217,7 +244,9 @@ pfork(void)
 	for(i = 0; i < NFD; i++)
 		if((np->fd[i] = up->fd[i]) != nil)
 			incref(np->fd[i]);
-	np->state = Runnable;
+	s = splhi();
+	ready(np);
+	splx(s);
 	return np->pid;
 }
 
@@ -309,7 +338,7 @@ pkill(int pid)
 			}
 			p->killed = 1;
 			if(p->state == Sleeping)
-				p->state = Runnable;
+				ready(p);
 			splx(s);
 			return 0;
 		}

@@ -57,7 +57,7 @@ syssbrk(uint *arg)
 		return seterr(ENOMEM, nil);
 	if(n < 0){
 		unmapuser(up->pgdir, ROUNDUP(new, BY2PG), ROUNDUP(old, BY2PG));
-		switchuvm(up);	/* reloading cr3 forgets the unmapped pages */
+		flushtlb();
 	}
 	up->brk = new;
 	return old;

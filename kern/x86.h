@@ -56,6 +56,15 @@ rcr2(void)
 	return v;
 }
 
+static inline uint
+rcr3(void)
+{
+	uint v;
+
+	asm volatile("movl %%cr3, %0" : "=r"(v));
+	return v;
+}
+
 static inline void
 lcr3(uint pa)
 {
