@@ -116,12 +116,24 @@ struct Dev {
 
 enum { Unused, Embryo, Sleeping, Runnable, Running, Zombie };
 
+/*
+ * The user page a profiler last wrote to, found writable in the page
+ * tables, so that the next tick need not look again.  Page 0 is never
+ * mapped, so va 0 means none.  See profforget.
+ */
+typedef struct Upage {
+	uintptr	va;		/* user address of the page, or 0 */
+	char	*k;		/* its kernel address */
+} Upage;
+
 /* profil(2) settings of one process */
 typedef struct Profil {
 	uintptr	buf;		/* user address of the counters; 0 when off */
 	uint	size;		/* bytes of counters */
 	uint	offset;		/* lowest pc counted */
 	uint	scale;		/* 16.16 fixed point, as the man page */
+	uint	span;		/* pcs from offset that have a counter */
+	Upage	pg;		/* the page of the last counter */
 } Profil;
 
 /* pcsample(2) state of one process */
@@ -130,6 +142,7 @@ typedef struct Pcsample {
 	uint	max;		/* room in buf, in samples */
 	uint	n;		/* stored so far in this invocation */
 	int	called;		/* pcsample has been called since exec */
+	Upage	pg;		/* the page of the last sample */
 } Pcsample;
 
 struct Proc {

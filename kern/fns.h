@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include "string.h"
 #include "stdio.h"
+#include "x86.h"
 
 enum {
 	IRQ0		= 32,	/* vector of IRQ 0 */
@@ -81,10 +82,48 @@ int	pwait(int*);
 int	pkill(int);
 int	procdump(char*, int);
 
-/* prof.c */
-void	profclock(Proc*, uint);
+/*
+ * prof.c, and the clock's hook, inline: p's user pc is pc at this tick.
+ * The counter or sample slot's page is looked for only when it is not
+ * the one found last (upage).
+ */
+void	*upagefind(pte_t*, Upage*, uintptr);
+void	profforget(Proc*);
 long	sysprofil(uint*);
 long	syspcsample(uint*);
+
+static inline void*
+upage(pte_t *pd, Upage *c, uintptr va)
+{
+	if(ROUNDDOWN(va, BY2PG) == c->va)
+		return c->k + (va & (BY2PG - 1));
+	return upagefind(pd, c, va);
+}
+
+static inline void
+profclock(Proc *p, uint pc)
+{
+	Profil *pr = &p->prof;
+	Pcsample *ps = &p->pcs;
+	ushort *cnt;
+	uint *s, d;
+
+	d = pc - pr->offset;
+	if(pr->buf != 0 && pc >= pr->offset && d < pr->span){
+		cnt = upage(p->pgdir, &pr->pg, pr->buf + 2*(uint)(((uvlong)d * pr->scale) >> 17));
+		if(cnt != nil)
+			satinc16(cnt);
+		else
+			pr->buf = 0;
+	}
+	if(ps->buf != 0 && ps->n < ps->max){
+		if((s = upage(p->pgdir, &ps->pg, ps->buf + 4*ps->n)) != nil){
+			*s = pc;
+			ps->n++;
+		}else
+			ps->buf = 0;
+	}
+}
 
 /* swtch.asm */
 void	swtch(Context**, Context*);
@@ -133,8 +172,27 @@ void	print(char*, ...);
 void	panic(char*, ...) __attribute__((noreturn));
 void	poweroff(int) __attribute__((noreturn));
 
-/* dev/devkprof.c */
-void	kprofclock(uint);
+/*
+ * dev/devkprof.c, and its clock hook, inline: a tick that interrupted
+ * pc counts in cell 0 and, if pc is in kernel text (a user pc is below
+ * KZERO, so never), in cell 1 and the pc's 8-byte bin.  Interrupts are
+ * off, and there is one processor: no lock.
+ */
+enum { KPbinshift = 3, KPmaxtext = 128*1024 };
+extern int	kprofon;
+extern uint	kprofcell[2 + (KPmaxtext >> KPbinshift)];
+
+static inline void
+kprofclock(uint pc)
+{
+	if(!kprofon)
+		return;
+	satinc(&kprofcell[0]);
+	if(pc < (uint)text || pc >= (uint)etext)
+		return;
+	satinc(&kprofcell[1]);
+	satinc(&kprofcell[2 + ((pc - (uint)text) >> KPbinshift)]);
+}
 
 /* dev/devpipe.c */
 int	newpipe(Chan**);

@@ -117,7 +117,8 @@ unmapuser(pte_t *pd, uintptr lo, uintptr hi)
 
 /*
  * Map fresh zeroed user pages over [lo, hi); pages already there are
- * kept, and made writable.  On failure the pages it added are freed.
+ * kept, and made writable.  On failure what it added stays: the caller
+ * unmaps it (see profforget) or frees the whole page directory.
  */
 int
 mapuser(pte_t *pd, uintptr lo, uintptr hi)
@@ -129,21 +130,17 @@ mapuser(pte_t *pd, uintptr lo, uintptr hi)
 	if(hi > KZERO || lo > hi)
 		return -1;
 	for(va = ROUNDDOWN(lo, BY2PG); va < hi; va += BY2PG){
-		pte = walkpgdir(pd, va, 1);
-		if(pte == nil)
-			goto fail;
+		if((pte = walkpgdir(pd, va, 1)) == nil)
+			return -1;
 		if(*pte & PTEP){
 			*pte |= PTEW;
 			continue;
 		}
 		if((pg = pagealloc(1)) == nil)
-			goto fail;
+			return -1;
 		*pte = PADDR(pg) | PTEP | PTEW | PTEU;
 	}
 	return 0;
-fail:
-	unmapuser(pd, lo, va);
-	return -1;
 }
 
 /* Make the user pages over [lo, hi) read-only. */

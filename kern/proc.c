@@ -228,6 +228,7 @@ pfork(void)
 	 */
 	np->prof = up->prof;
 	np->pcs = up->pcs;
+	profforget(np);
 	if((np->pgdir = copypgdir(up->pgdir)) == nil){
 		kfree(np->kstack);
 		np->state = Unused;
@@ -267,6 +268,7 @@ pexit(int status)
 		}
 	up->prof.buf = 0;
 	up->pcs.buf = 0;
+	profforget(up);
 	pd = up->pgdir;
 	up->pgdir = nil;
 	switchkvm();

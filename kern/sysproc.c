@@ -39,6 +39,18 @@ sysgetpid(uint *arg)
 	return up->pid;
 }
 
+/* Unmap the current process's heap pages in [lo, hi). */
+static void
+unmapheap(uintptr lo, uintptr hi)
+{
+	int s = splhi();	/* see profforget */
+
+	unmapuser(up->pgdir, lo, hi);
+	profforget(up);
+	splx(s);
+	flushtlb();
+}
+
 /*
  * sbrk(n): move the end of the heap by n bytes, mapping or unmapping
  * whole pages, and return the old end.
@@ -53,12 +65,12 @@ syssbrk(uint *arg)
 		return seterr(ENOMEM, nil);
 	if(n < 0 && (new > old || new < up->hbase))
 		return seterr(EINVAL, "sbrk below the heap");
-	if(new > ROUNDUP(old, BY2PG) && mapuser(up->pgdir, ROUNDUP(old, BY2PG), new) < 0)
+	if(new > ROUNDUP(old, BY2PG) && mapuser(up->pgdir, ROUNDUP(old, BY2PG), new) < 0){
+		unmapheap(ROUNDUP(old, BY2PG), new);
 		return seterr(ENOMEM, nil);
-	if(n < 0){
-		unmapuser(up->pgdir, ROUNDUP(new, BY2PG), ROUNDUP(old, BY2PG));
-		flushtlb();
 	}
+	if(n < 0)
+		unmapheap(ROUNDUP(new, BY2PG), ROUNDUP(old, BY2PG));
 	up->brk = new;
 	return old;
 }
