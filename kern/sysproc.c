@@ -53,7 +53,8 @@ unmapheap(uintptr lo, uintptr hi)
 
 /*
  * sbrk(n): move the end of the heap by n bytes, mapping or unmapping
- * whole pages, and return the old end.
+ * whole pages, and return the old end.  A request for more pages than
+ * are free fails at once, not after zeroing them all.
  */
 long
 syssbrk(uint *arg)
@@ -61,7 +62,8 @@ syssbrk(uint *arg)
 	int n = arg[0];
 	uintptr old = up->brk, new = old + n;
 
-	if(n > 0 && (new < old || new > USTACK - BY2PG))
+	if(n > 0 && (new < old || new > USTACK - BY2PG
+	|| (new - ROUNDUP(old, BY2PG)) / BY2PG > (uint)pagesfree()))
 		return seterr(ENOMEM, nil);
 	if(n < 0 && (new > old || new < up->hbase))
 		return seterr(EINVAL, "sbrk below the heap");

@@ -5,7 +5,7 @@
 # Prints a Markdown report; doc/benchmarks.md is its output.
 cd "$(dirname "$0")/.." || exit 1
 tools/install-deps || exit 1
-/usr/lib/plan9/bin/mk all >/dev/null || exit 1
+tools/build >/dev/null || exit 1
 rounds=${ROUNDS:-100000}
 
 # run HZ: the fixed workload with no profiling, kprof, profil and pcsample.

@@ -57,19 +57,20 @@ hasnt() {
 	fi
 }
 
-# hostbuild NAME SUITE SOURCES...: build o/host/NAME, and o/host/NAME-san
-# with the address and undefined-behaviour sanitizers (which make a
-# failing case exit 86); without them SUITE cannot run, and ends here.
+# hostbuild NAME SUITE SOURCES...: build $T/NAME, and $T/NAME-san with
+# the address and undefined-behaviour sanitizers (which make a failing
+# case exit 86); without them SUITE cannot run, and ends here.  They are
+# the script's own, not mk's o/host/NAME, which a test running beside
+# it may be using.
 hostbuild() {
 	local name=$1 suite=$2
 	shift 2
 	export ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=exitcode=86:print_stacktrace=1
-	mkdir -p o/host
-	if gcc -O2 -g -Wall -Wextra -Werror -iquote user/include -o "o/host/$name" "$@" 2>"$T/build.err" &&
+	if gcc -O2 -g -Wall -Wextra -Werror -iquote user/include -o "$T/$name" "$@" 2>"$T/build.err" &&
 	   gcc -O1 -g -Wall -Wextra -Werror -iquote user/include -fsanitize=address,undefined \
-		-fno-sanitize-recover=all -fno-omit-frame-pointer -o "o/host/$name-san" "$@" 2>>"$T/build.err"; then
+		-fno-sanitize-recover=all -fno-omit-frame-pointer -o "$T/$name-san" "$@" 2>>"$T/build.err"; then
 		ok "build-$name"
-		hostbins=("$PWD/o/host/$name" "$PWD/o/host/$name-san")
+		hostbins=("$T/$name" "$T/$name-san")
 	else
 		bad "build-$name" "$(head -c 300 "$T/build.err")"
 		summary "$suite"
