@@ -92,26 +92,32 @@ walkpgdir(pte_t *pd, uintptr va, int alloc)
 	return &pt[PTX(va)];
 }
 
-/* Unmap and free the user pages in [lo, hi). */
+/*
+ * Unmap and free the user pages in [lo, hi), a page table at a time
+ * (each maps 4 MB), skipping the tables that are not there.
+ */
 void
 unmapuser(pte_t *pd, uintptr lo, uintptr hi)
 {
-	uintptr va;
-	pte_t *pte;
+	uintptr va, end;
+	pte_t *pt;
 	void *pg;
 
-	for(va = ROUNDDOWN(lo, BY2PG); va < hi && va < KZERO; va += BY2PG){
-		if((pd[PDX(va)] & PTEP) == 0){
-			va = ROUNDDOWN(va, BY2BIGPG) + BY2BIGPG - BY2PG;
+	if(hi > KZERO)
+		hi = KZERO;
+	for(va = ROUNDDOWN(lo, BY2PG); va < hi; va = end){
+		end = ROUNDDOWN(va, BY2BIGPG) + BY2BIGPG;
+		if(end > hi)
+			end = hi;
+		if((pd[PDX(va)] & PTEP) == 0)
 			continue;
-		}
-		pte = walkpgdir(pd, va, 0);
-		if(*pte & PTEP){
-			/* Unmapped before freed: profclock may look in between. */
-			pg = KADDR(PTEADDR(*pte));
-			*pte = 0;
-			pagefree(pg);
-		}
+		pt = KADDR(PTEADDR(pd[PDX(va)]));
+		for(; va < end; va += BY2PG)
+			if(pt[PTX(va)] & PTEP){
+				pg = KADDR(PTEADDR(pt[PTX(va)]));
+				pt[PTX(va)] = 0;	/* before the free: see profforget */
+				pagefree(pg);
+			}
 	}
 }
 
@@ -168,32 +174,39 @@ freepgdir(pte_t *pd)
 	pagefree(pd);
 }
 
-/* A copy of a user address space, for fork; nil if memory ran out. */
+/*
+ * A copy of a user address space, for fork; nil if memory ran out.
+ * It goes through the page tables there are, not every address.
+ */
 pte_t*
 copypgdir(pte_t *pd)
 {
-	pte_t *npd, *pte, *npte;
-	uintptr va;
+	pte_t *npd, *pt, *npt;
+	uint i, j;
 	void *pg;
 
 	if((npd = newpgdir()) == nil)
 		return nil;
-	for(va = 0; va < KZERO; va += BY2PG){
-		if((pd[PDX(va)] & PTEP) == 0){
-			va += BY2BIGPG - BY2PG;
+	for(i = 0; i < PDX(KZERO); i++){
+		if((pd[i] & PTEP) == 0)
 			continue;
+		if((npt = pagealloc(1)) == nil)
+			goto fail;
+		npd[i] = PADDR(npt) | PTEP | PTEW | PTEU;
+		pt = KADDR(PTEADDR(pd[i]));
+		for(j = 0; j < 1024; j++){
+			if((pt[j] & PTEP) == 0)
+				continue;
+			if((pg = pagealloc(0)) == nil)
+				goto fail;
+			memmove(pg, KADDR(PTEADDR(pt[j])), BY2PG);
+			npt[j] = PADDR(pg) | (pt[j] & 0xFFF);
 		}
-		pte = walkpgdir(pd, va, 0);
-		if((*pte & PTEP) == 0)
-			continue;
-		if((npte = walkpgdir(npd, va, 1)) == nil || (pg = pagealloc(0)) == nil){
-			freepgdir(npd);
-			return nil;
-		}
-		memmove(pg, KADDR(PTEADDR(*pte)), BY2PG);
-		*npte = PADDR(pg) | (*pte & 0xFFF);
 	}
 	return npd;
+fail:
+	freepgdir(npd);
+	return nil;
 }
 
 /*
