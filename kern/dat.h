@@ -173,3 +173,4 @@ extern Dev	*devtab[];
 extern uint	ticks;		/* clock ticks since boot */
 extern int	hz;
 extern char	text[], etext[], end[];
+extern char	ktextsize[];	/* its address is etext - text (boot/kernel.ld) */

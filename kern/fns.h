@@ -188,10 +188,11 @@ kprofclock(uint pc)
 	if(!kprofon)
 		return;
 	satinc(&kprofcell[0]);
-	if(pc < (uint)text || pc >= (uint)etext)
+	pc -= (uint)text;
+	if(pc >= (uint)ktextsize)
 		return;
 	satinc(&kprofcell[1]);
-	satinc(&kprofcell[2 + ((pc - (uint)text) >> KPbinshift)]);
+	satinc(&kprofcell[2 + (pc >> KPbinshift)]);
 }
 
 /* dev/devpipe.c */

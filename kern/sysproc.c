@@ -60,19 +60,19 @@ long
 syssbrk(uint *arg)
 {
 	int n = arg[0];
-	uintptr old = up->brk, new = old + n;
+	uintptr old = up->brk, new = old + n, top = ROUNDUP(old, BY2PG);
 
 	if(n > 0 && (new < old || new > USTACK - BY2PG
-	|| (new - ROUNDUP(old, BY2PG)) / BY2PG > (uint)pagesfree()))
+	|| (new > top && (new - top) / BY2PG > (uint)pagesfree())))
 		return seterr(ENOMEM, nil);
 	if(n < 0 && (new > old || new < up->hbase))
 		return seterr(EINVAL, "sbrk below the heap");
-	if(new > ROUNDUP(old, BY2PG) && mapuser(up->pgdir, ROUNDUP(old, BY2PG), new) < 0){
-		unmapheap(ROUNDUP(old, BY2PG), new);
+	if(new > top && mapuser(up->pgdir, top, new) < 0){
+		unmapheap(top, new);
 		return seterr(ENOMEM, nil);
 	}
 	if(n < 0)
-		unmapheap(ROUNDUP(new, BY2PG), ROUNDUP(old, BY2PG));
+		unmapheap(ROUNDUP(new, BY2PG), top);
 	up->brk = new;
 	return old;
 }

@@ -8,6 +8,9 @@
  *	bench [-p|-s] N		N rounds of a fixed loop; prints the
  *				instructions and clock ticks they took,
  *				with profil (-p) or pcsample (-s) on
+ *	bench -k N		the same for a loop of N rounds in the
+ *				kernel: "a N" written to /dev/spinctl
+ *				(bind -a '#S' /dev first)
  *	bench mem		memset and memmove of a 4 KB page
  *	bench kpdata		reading /dev/kpdata, per byte
  */
@@ -43,7 +46,7 @@ work(long n)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: bench now | bench mem | bench kpdata | bench [-p|-s] rounds\n");
+	fprintf(stderr, "usage: bench now | bench mem | bench kpdata | bench [-p|-s|-k] rounds\n");
 	exit(1);
 }
 
@@ -128,7 +131,8 @@ main(int argc, char *argv[])
 	unsigned short *counts = NULL;
 	uintptr_t *samples = NULL;
 	long rounds, r;
-	char *mode = "";
+	char *mode = "", msg[32];
+	int fd = -1;
 
 	if(argc == 2 && strcmp(argv[1], "now") == 0){
 		printf("bench: %llu instructions since power-on\n", rdtsc());
@@ -140,7 +144,8 @@ main(int argc, char *argv[])
 	}
 	if(argc == 2 && strcmp(argv[1], "kpdata") == 0)
 		return benchkpdata();
-	if(argc == 3 && (strcmp(argv[1], "-p") == 0 || strcmp(argv[1], "-s") == 0)){
+	if(argc == 3 && (strcmp(argv[1], "-p") == 0 || strcmp(argv[1], "-s") == 0
+	|| strcmp(argv[1], "-k") == 0)){
 		mode = argv[1];
 		argc--;
 		argv++;
@@ -161,10 +166,20 @@ main(int argc, char *argv[])
 			return 1;
 		}
 	}
+	if(strcmp(mode, "-k") == 0){
+		if((fd = open("/dev/spinctl", O_WRONLY)) < 0){
+			perror("bench: /dev/spinctl");
+			return 1;
+		}
+		snprintf(msg, sizeof msg, "a %ld", rounds);
+	}
 	k0 = clockticks(&hz);
 	t0 = rdtsc();
-	for(r = 0; r < rounds; r++)
-		work(1000);
+	if(fd >= 0)
+		write(fd, msg, strlen(msg));
+	else
+		for(r = 0; r < rounds; r++)
+			work(1000);
 	t1 = rdtsc();
 	k1 = clockticks(&hz);
 	printf("bench%s: %ld rounds: %llu instructions, %u ticks at %u hz\n",
