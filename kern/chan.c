@@ -14,7 +14,7 @@ static Mount	mounts[NMOUNT];
 static Chan	*rootchan;	/* the root file system's root */
 
 Chan*
-newchan(int type, int dev, uint qid)
+newchan(int type, uint qid)
 {
 	Chan *c;
 
@@ -22,7 +22,6 @@ newchan(int type, int dev, uint qid)
 		return nil;
 	c->ref = 1;
 	c->type = type;
-	c->dev = dev;
 	c->qid = qid;
 	c->mode = -1;
 	return c;
@@ -43,7 +42,7 @@ cclose(Chan *c)
 {
 	if(--c->ref > 0)
 		return;
-	if(c->mode >= 0 && devtab[c->type]->close != nil)
+	if(c->mode >= 0)
 		devtab[c->type]->close(c);
 	kfree(c);
 }
@@ -54,7 +53,7 @@ cclone(Chan *c)
 {
 	Chan *nc;
 
-	if((nc = newchan(c->type, c->dev, c->qid)) == nil)
+	if((nc = newchan(c->type, c->qid)) == nil)
 		return nil;
 	nc->aux = c->aux;
 	nc->mnt = c->mnt;
@@ -64,7 +63,7 @@ cclone(Chan *c)
 static int
 eqchan(Chan *a, Chan *b)
 {
-	return a->type == b->type && a->dev == b->dev && a->qid == b->qid;
+	return a->type == b->type && a->qid == b->qid;
 }
 
 static Mount*
@@ -192,48 +191,36 @@ cleanpath(char *dst, char *dot, char *path)
 Chan*
 namec(char *path, char *last)
 {
-	char clean[PATHMAX], *p, *e;
+	char clean[PATHMAX], elem[NAMELEN], *p;
 	Chan *c;
-	int i;
+	int n;
 
 	if(cleanpath(clean, up ? up->dot : "/", path) < 0)
 		return nil;
 	p = clean;
 	if(*p == '#'){
-		for(i = 0; devtab[i] != nil; i++)
-			if(devtab[i]->dc == p[1])
-				break;
-		if(devtab[i] == nil || p[1] == '\0'){
-			seterr(ENOENT, "unknown device");
-			return nil;
-		}
-		p += 2;
+		c = cattach(p[1]);
 		while(*p && *p != '/')
 			p++;
-		c = devtab[i]->attach("");
-	}else
-		c = cclone(rootchan);
-	if(c == nil){
+	}else if((c = cclone(rootchan)) == nil)
 		seterr(ENOMEM, nil);
+	if(c == nil)
 		return nil;
-	}
 	c = domount(c);
-	while(*p == '/'){
-		e = strchr(p + 1, '/');
-		if(e == nil && last != nil){
-			if(p[1] == '\0')
-				break;
-			strcpy(last, p + 1);
+	/* A clean path is "/elem" repeated, each elem shorter than NAMELEN. */
+	while(*p == '/' && p[1] != '\0'){
+		p++;
+		for(n = 0; p[n] != '\0' && p[n] != '/'; n++)
+			;
+		memmove(elem, p, n);
+		elem[n] = '\0';
+		p += n;
+		if(*p == '\0' && last != nil){
+			strcpy(last, elem);
 			return c;
 		}
-		if(e != nil)
-			*e = '\0';
-		if(p[1] != '\0' && (c = walk1(c, p + 1)) == nil)
+		if((c = walk1(c, elem)) == nil)
 			return nil;
-		if(e == nil)
-			break;
-		*e = '/';
-		p = e;
 	}
 	if(last != nil){
 		cclose(c);

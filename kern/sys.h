@@ -1,6 +1,8 @@
 /*
  * The system-call interface shared by the kernel and the C library:
- * call numbers, open modes, bind flags and the directory entry.
+ * call numbers, error numbers, open modes, bind flags and the
+ * directory entry.  Defined here only: the kernel includes it as
+ * "sys.h", the C library's headers as "kern/sys.h".
  *
  * A user program calls `int $0x40` with the call number in eax and the
  * arguments on its stack, as a cdecl call would leave them.  The kernel
@@ -38,6 +40,37 @@
 #define SYS_profil	25
 #define SYS_pcsample	26
 #define NSYSCALL	27
+
+/* Error numbers, with Linux's values. */
+#define EPERM		1
+#define ENOENT		2
+#define ESRCH		3
+#define EINTR		4
+#define EIO		5
+#define E2BIG		7
+#define ENOEXEC		8
+#define EBADF		9
+#define ECHILD		10
+#define EAGAIN		11
+#define ENOMEM		12
+#define EACCES		13
+#define EFAULT		14
+#define EBUSY		16
+#define EEXIST		17
+#define EXDEV		18
+#define ENOTDIR		20
+#define EISDIR		21
+#define EINVAL		22
+#define ENFILE		23
+#define EMFILE		24
+#define EFBIG		27
+#define ENOSPC		28
+#define ESPIPE		29
+#define EPIPE		32
+#define ERANGE		34
+#define ENAMETOOLONG	36
+#define ENOSYS		38
+#define ENOTEMPTY	39
 
 /* open modes */
 #define O_RDONLY	0

@@ -4,9 +4,7 @@
  * the flags '-', '0' and '#', a width and precision (or '*'), and the
  * length modifiers l, ll, z and h.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include "stdio.h"
+#include "lib.h"
 
 struct out {
 	char	*buf;	/* where the text goes */
