@@ -28,8 +28,10 @@ SHARED=o/kern/string.o o/kern/fmt.o o/kern/strerror.o
 LSRC=`ls user/lib/*.c`
 LOBJ=o/lib/crt0.o o/lib/syscall.o ${LSRC:user/lib/%.c=o/lib/%.o} $SHARED
 
-# Every user/NAME.c is a program /bin/NAME.
+# Every user/NAME.c is a program /bin/NAME; every user/test/NAME.c a
+# test program, also /bin/NAME, built in o/test/ (o/t/ its object).
 PROGS=`ls user/*.c | sed 's,user/\(.*\)\.c,o/bin/\1,'`
+TESTS=`ls user/test/*.c | sed 's,user/test/\(.*\)\.c,o/test/\1,'`
 
 # These are also built to profile themselves, as /bin/NAME.prof: the
 # same objects started by gcrt0.o, which writes gmon.out at exit.
@@ -97,15 +99,23 @@ o/bin/&: o/u/&.o o/lib/libc.a user/user.ld
 	mkdir -p o/bin
 	ld $LDFLAGS -T user/user.ld -o $target o/lib/crt0.o o/u/$stem.o o/lib/libc.a $LIBGCC
 
+o/t/%.o: user/test/%.c $UHDR
+	mkdir -p o/t
+	gcc $UCFLAGS -c -o $target user/test/$stem.c
+
+o/test/%: o/t/%.o o/lib/libc.a user/user.ld
+	mkdir -p o/test
+	ld $LDFLAGS -T user/user.ld -o $target o/lib/crt0.o o/t/$stem.o o/lib/libc.a $LIBGCC
+
 o/bin/%.prof: o/u/%.o o/lib/gcrt0.o o/lib/libc.a user/user.ld
 	mkdir -p o/bin
 	ld $LDFLAGS -T user/user.ld -o $target o/lib/gcrt0.o o/u/$stem.o o/lib/libc.a $LIBGCC
 
 # The boot archive: /bin, /kernel (the booted ELF, symbols and all), /tmp.
-o/root.tar: o/kernel $PROGS $PROFPROGS
+o/root.tar: o/kernel $PROGS $TESTS $PROFPROGS
 	rm -rf o/root
 	mkdir -p o/root/bin o/root/tmp o/root/dev o/root/boot
-	cp $PROGS $PROFPROGS o/root/bin/
+	cp $PROGS $TESTS $PROFPROGS o/root/bin/
 	cp o/kernel o/root/kernel
 	tar --format=ustar --owner=0 --group=0 --numeric-owner -cf $target -C o/root .
 
@@ -116,16 +126,48 @@ o/kprof.iso: o/kernel o/root.tar boot/grub.cfg
 	cp boot/grub.cfg o/iso/boot/grub/
 	grub-mkrescue -o $target o/iso 2>/dev/null
 
-# Host builds of the pure-logic code, for the formatter and unit tests.
+# Host builds of the pure-logic code, for the formatters and the unit
+# tests: o/host/NAME, and o/host/NAME-san with the address and
+# undefined-behaviour sanitizers.
 tools:V: o/host/kprof o/host/prof
 
-o/host/kprof: user/kprof.c user/lib/elfsym.c user/include/elfsym.h
-	mkdir -p o/host
-	gcc $HOSTCFLAGS -o $target user/kprof.c user/lib/elfsym.c
+KPROFSRC=user/kprof.c user/lib/elfsym.c
+PROFSRC=user/prof.c user/lib/elfsym.c
+TARTESTSRC=tools/test/tartest.c kern/tar.c
+FMTTESTSRC=tools/test/fmttest.c kern/fmt.c
 
-o/host/prof: user/prof.c user/lib/elfsym.c user/include/elfsym.h user/include/gmon.h
+o/host/kprof: $KPROFSRC user/include/elfsym.h
 	mkdir -p o/host
-	gcc $HOSTCFLAGS -o $target user/prof.c user/lib/elfsym.c
+	gcc $HOSTCFLAGS -o $target $KPROFSRC
+
+o/host/kprof-san: $KPROFSRC user/include/elfsym.h
+	mkdir -p o/host
+	gcc $SANCFLAGS -o $target $KPROFSRC
+
+o/host/prof: $PROFSRC user/include/elfsym.h user/include/gmon.h
+	mkdir -p o/host
+	gcc $HOSTCFLAGS -o $target $PROFSRC
+
+o/host/prof-san: $PROFSRC user/include/elfsym.h user/include/gmon.h
+	mkdir -p o/host
+	gcc $SANCFLAGS -o $target $PROFSRC
+
+o/host/tartest: $TARTESTSRC kern/tar.h
+	mkdir -p o/host
+	gcc $HOSTCFLAGS -o $target $TARTESTSRC
+
+o/host/tartest-san: $TARTESTSRC kern/tar.h
+	mkdir -p o/host
+	gcc $SANCFLAGS -o $target $TARTESTSRC
+
+# fmttest includes kern/fmt.c itself, to compare it with the host's printf.
+o/host/fmttest: $FMTTESTSRC kern/lib.h
+	mkdir -p o/host
+	gcc $HOSTCFLAGS -o $target tools/test/fmttest.c
+
+o/host/fmttest-san: $FMTTESTSRC kern/lib.h
+	mkdir -p o/host
+	gcc $SANCFLAGS -o $target tools/test/fmttest.c
 
 test:V: all
 	tools/runtests

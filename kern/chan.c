@@ -230,6 +230,53 @@ namec(char *path, char *last)
 	return c;
 }
 
+/* The union that binding cn at co makes, in u: its size, or -1. */
+static int
+newunion(Chan *cn, Chan *co, int flag, Chan **u)
+{
+	Chan *dirs[NUNION];
+	int i, n, nu = 0;
+
+	if(flag == MBEFORE)
+		u[nu++] = cn;
+	if(flag != MREPL){
+		n = unionof(co, dirs);
+		for(i = 0; i < n; i++){
+			if(eqchan(dirs[i], cn))
+				continue;
+			if(nu == NUNION - 1)
+				return seterr(ENOMEM, "union full");
+			u[nu++] = dirs[i];
+		}
+	}
+	if(flag != MBEFORE)
+		u[nu++] = cn;
+	return nu;
+}
+
+/* The mount point at co: the one there is, or a new one with an empty union. */
+static Mount*
+mountat(Chan *co)
+{
+	Mount *m;
+
+	if(co->mnt != nil)
+		return co->mnt;
+	for(m = mounts; m < mounts + NMOUNT && m->from != nil; m++)
+		;
+	if(m == mounts + NMOUNT){
+		seterr(ENOMEM, "mount table full");
+		return nil;
+	}
+	if((m->from = cclone(co)) == nil){
+		seterr(ENOMEM, nil);
+		return nil;
+	}
+	m->from->mnt = nil;
+	m->n = 0;
+	return m;
+}
+
 /*
  * bind new old: old now shows new (MREPL), or a union of both
  * (MBEFORE: new first, MAFTER: old first).  Binding a directory that
@@ -238,69 +285,35 @@ namec(char *path, char *last)
 int
 kbind(char *new, char *old, int flag)
 {
-	Chan *cn, *co, *dirs[NUNION], *u[NUNION];
+	Chan *cn = nil, *co = nil, *u[NUNION];
 	Mount *m;
-	int i, n, nu;
+	int i, nu, r = -1;
 
 	if(flag != MREPL && flag != MBEFORE && flag != MAFTER)
-		return seterr(EINVAL, "bad bind flag");
-	if((cn = namec(new, nil)) == nil)
-		return -1;
-	if((co = namec(old, nil)) == nil){
-		cclose(cn);
-		return -1;
+		seterr(EINVAL, "bad bind flag");
+	else if((cn = namec(new, nil)) == nil || (co = namec(old, nil)) == nil)
+		;	/* namec has said why */
+	else if((cn->qid & QDIR) != (co->qid & QDIR))
+		seterr(ENOTDIR, "bind: directory and file");
+	else if((nu = newunion(cn, co, flag, u)) >= 0 && (m = mountat(co)) != nil){
+		/* The union takes over cn's reference, and one more of each other. */
+		cn->mnt = nil;
+		for(i = 0; i < nu; i++)
+			if(u[i] != cn)
+				incref(u[i]);
+		for(i = 0; i < m->n; i++)
+			cclose(m->to[i]);
+		for(i = 0; i < nu; i++)
+			m->to[i] = u[i];
+		m->n = nu;
+		cn = nil;
+		r = 0;
 	}
-	if((cn->qid & QDIR) != (co->qid & QDIR)){
+	if(cn != nil)
 		cclose(cn);
+	if(co != nil)
 		cclose(co);
-		return seterr(ENOTDIR, "bind: directory and file");
-	}
-	cn->mnt = nil;
-	nu = 0;
-	if(flag == MBEFORE)
-		u[nu++] = cn;
-	if(flag != MREPL){
-		n = unionof(co, dirs);
-		for(i = 0; i < n; i++){
-			if(eqchan(dirs[i], cn))
-				continue;
-			if(nu == NUNION - 1){
-				cclose(cn);
-				cclose(co);
-				return seterr(ENOMEM, "union full");
-			}
-			u[nu++] = dirs[i];
-		}
-	}
-	if(flag != MBEFORE)
-		u[nu++] = cn;
-	m = co->mnt;
-	if(m == nil){
-		for(m = mounts; m < mounts + NMOUNT && m->from != nil; m++)
-			;
-		if(m == mounts + NMOUNT){
-			cclose(cn);
-			cclose(co);
-			return seterr(ENOMEM, "mount table full");
-		}
-		if((m->from = cclone(co)) == nil){
-			cclose(cn);
-			cclose(co);
-			return seterr(ENOMEM, nil);
-		}
-		m->from->mnt = nil;
-		m->n = 0;
-	}
-	for(i = 0; i < nu; i++)
-		if(u[i] != cn)
-			incref(u[i]);
-	for(i = 0; i < m->n; i++)
-		cclose(m->to[i]);
-	for(i = 0; i < nu; i++)
-		m->to[i] = u[i];
-	m->n = nu;
-	cclose(co);
-	return 0;
+	return r;
 }
 
 void

@@ -6,26 +6,24 @@ cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
 # Boot through GRUB from the ISO.
-./run-qemu.sh -c 'echo booted through grub' >"$T/iso" 2>&1
-st=$?
-out=$(tr -d '\r' <"$T/iso")
+guest -iso -c 'echo booted through grub'
 has boot-iso '^booted through grub$'
 check boot-iso-status [ "$st" = 0 ]
 
 # Boot with -kernel, to an interactive shell prompt; type at it once it is there.
 mkfifo "$T/keys"
-./run-qemu.sh -k -t 60 <"$T/keys" >"$T/prompt" 2>&1 &
+guest -t 60 <"$T/keys" &
 qemu=$!
 exec 3>"$T/keys"
 for i in $(seq 600); do
-	grep -q '^\$ ' "$T/prompt" && break
+	grep -q '^\$ ' "$T/console" 2>/dev/null && break
 	sleep 0.1
 done
 printf 'echo typed at the prompt\nhalt 5\n' >&3
 exec 3>&-
 wait $qemu
 st=$?
-out=$(tr -d '\r' <"$T/prompt")
+out=$(tr -d '\r\0' <"$T/console")
 has prompt '^\$ '
 has prompt-typed '^typed at the prompt$'
 check prompt-halt-status [ "$st" = 5 ]
@@ -103,7 +101,7 @@ has hz-bad '^hz must be 50 to 10000: using 100$'
 has hz-bad-default '^[0-9]+ 100$'
 
 guest -t 300 -c 'cat /dev/textsum; cat /dev/sysstat; fuzz 100000; cat /dev/sysstat
-proftest > /dev/null; cat /dev/textsum'
+profiltest > /dev/null; cat /dev/textsum'
 has fuzz-ok 'fuzz: 100000 calls, ok$'
 hasnt fuzz-no-panic 'panic'
 before=$(grep -E '^pages' <<<"$out" | head -1 | awk '{print $4}')
