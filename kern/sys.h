@@ -93,6 +93,10 @@
 
 #define DMDIR		0x80000000	/* mode bit: a directory */
 
+/* The user address space: programs are linked at UTZERO (user/user.ld). */
+#define UTZERO		0x1000
+#define USEREND		0xC0000000	/* first address above user space */
+
 #define NAMELEN		32	/* longest path element, with its NUL */
 #define ERRMAX		64	/* longest error string, with its NUL */
 
