@@ -17,6 +17,10 @@ void	kfree(void*);
 uint	heapinuse(void);
 uint	heapfree(void);
 
+/* archive.c */
+void	rootload(uchar*, uint);
+void	rootfile(char*, uchar*, uint);
+
 /* chan.c */
 Chan	*newchan(int, uint);
 void	incref(Chan*);
@@ -53,13 +57,17 @@ int	devremove(Chan*);
 long	readstr(uvlong, void*, long, char*);
 int	iscmd(char*, long, char*);
 
-/* archive.c */
-void	rootload(uchar*, uint);
-void	rootfile(char*, uchar*, uint);
-
 /* exec.c */
 int	kexec(char*, char**);
 long	sysexec(uint*);
+
+/* i8259.c */
+void	i8259init(void);
+void	i8259enable(int);
+void	i8259eoi(int);
+
+/* main.c */
+void	poweroff(int) __attribute__((noreturn));
 
 /* mmu.c */
 void	mmuinit(void);
@@ -73,6 +81,10 @@ void	*uaddr(pte_t*, uintptr, int);
 int	okuser(uintptr, uint, int);
 void	switchuvm(Proc*);
 void	switchkvm(void);
+
+/* print.c */
+void	print(char*, ...);
+void	panic(char*, ...) __attribute__((noreturn));
 
 /* proc.c */
 int	splhi(void);
@@ -136,18 +148,6 @@ long	syserrstr(uint*);
 void	trapinit(void);
 void	intrenable(int, void (*)(void*), void*);
 void	trap(Ureg*);
-
-/* i8259.c */
-void	i8259init(void);
-void	i8259enable(int);
-void	i8259eoi(int);
-
-/* main.c */
-void	poweroff(int) __attribute__((noreturn));
-
-/* print.c */
-void	print(char*, ...);
-void	panic(char*, ...) __attribute__((noreturn));
 
 /*
  * The hooks: the only functions of dev/ the core calls by name.  All

@@ -106,8 +106,7 @@ struct Dir {
 	unsigned int	qid;	/* unique within its device */
 	unsigned int	mode;	/* DMDIR | permission bits */
 	unsigned int	length;	/* bytes; 0 for directories */
-	unsigned short	type;	/* device letter, e.g. 'c' */
-	unsigned short	dev;	/* instance of that device */
+	unsigned int	type;	/* device letter, e.g. 'c' */
 };
 
 #endif
