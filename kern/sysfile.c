@@ -309,7 +309,7 @@ sysdup2(uint *arg)
 
 /* File name in directory d, open as omode; d stays as it was. */
 static Chan*
-openat(Chan *d, char *name, int omode)
+openin(Chan *d, char *name, int omode)
 {
 	Chan *c;
 
@@ -333,8 +333,8 @@ syspipe(uint *arg)
 
 	if(uvalid(arg[0], sizeof fd, 1) < 0 || (d = cattach('|')) == nil)
 		return -1;
-	c[0] = openat(d, "data", O_RDONLY);
-	c[1] = c[0] != nil ? openat(d, "data1", O_WRONLY) : nil;
+	c[0] = openin(d, "data", O_RDONLY);
+	c[1] = c[0] != nil ? openin(d, "data1", O_WRONLY) : nil;
 	cclose(d);
 	if(c[1] == nil){
 		if(c[0] != nil)

@@ -61,6 +61,19 @@ has pipe-chain '^one two three$'
 check pipe-append [ "$(grep -c '^one two three$' <<<"$out")" = 2 ]
 has redirect-append '^y$'
 
+# Pipes are a device like the others: #| is a new pipe, data its end to
+# read and data1 its end to write, each only that way; opened by name
+# alone, data reads end of file, and nothing leaks; #| can be bound.
+guest -c "cat /dev/sysstat; ls '#|'; cat '#|/data'; echo read \$?; echo y > '#|/data'; echo wrongway \$?
+cat /dev/sysstat; bind '#|' /tmp; ls /tmp; cat /tmp/data1; echo readend \$?"
+has pipedev-files '^data1$'
+has pipedev-eof '^read 0$'
+has pipedev-wrong-way 'data: permission denied'
+has pipedev-wrong-way-status '^wrongway 1$'
+has pipedev-bound-read-end 'data1: permission denied'
+stats=$(grep '^pages' <<<"$out")
+check pipedev-no-leak [ "$(wc -l <<<"$stats")" = 2 -a "$(sort -u <<<"$stats" | wc -l)" = 1 ]
+
 guest -c "sh -c 'exit 7'; echo status \$?; echo 'exit 3' > /tmp/s; sh /tmp/s; echo script \$?
 fault; echo killed \$?; nosuch; echo missing \$?"
 has exit-status '^status 7$'
