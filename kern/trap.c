@@ -2,8 +2,9 @@
  * Traps: the interrupt descriptor table, and trap(), which every
  * exception, interrupt and system call reaches through
  * kern/trapasm.asm.  Devices' interrupts come here too, and go on to
- * the handler each registered with intrenable.  A fault in a user program kills it with a one-line
- * message; a fault in the kernel is a panic.
+ * the handler each registered with intrenable.  A fault in a user
+ * program kills it with a one-line message; a fault in the kernel is a
+ * panic.
  */
 #include "u.h"
 #include "mem.h"
