@@ -36,25 +36,6 @@ kprofinit(void)
 	kprofdir[1].length = ncell * sizeof(uint);
 }
 
-static Chan*
-kprofattach(char *spec)
-{
-	USED(spec);
-	return devattach('T');
-}
-
-static int
-kprofwalk(Chan *c, char *name)
-{
-	return devwalk(c, name, kprofdir, nelem(kprofdir));
-}
-
-static int
-kprofstat(Chan *c, Dir *d)
-{
-	return devstat(c, d, kprofdir, nelem(kprofdir));
-}
-
 static int
 kprofopen(Chan *c, int omode)
 {
@@ -85,8 +66,6 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 	int s;
 
 	switch(c->qid){
-	case QDIR:
-		return devdirread(c, buf, n, off, kprofdir, nelem(kprofdir));
 	case Qctl:
 		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x\n",
 			kprofon ? "on" : "off", hz, 1<<KPbinshift, (uint)text, (uint)etext);
@@ -128,7 +107,11 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 }
 
 Dev kprofdevtab = {
-	'T',
-	kprofinit, kprofattach, kprofwalk, kprofstat, kprofopen, nil,
-	kprofread, kprofwrite, nil, nil,
+	.dc = 'T',
+	.tab = kprofdir,
+	.ntab = nelem(kprofdir),
+	.init = kprofinit,
+	.open = kprofopen,
+	.read = kprofread,
+	.write = kprofwrite,
 };

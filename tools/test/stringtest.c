@@ -1,6 +1,6 @@
 /*
- * Host unit test of memset, memmove and memcpy from user/lib/string.c
- * (built with their names prefixed, beside the host's own): every
+ * Host unit test of memset, memmove and memcpy from kern/string.c
+ * (included, its names prefixed, beside the host's own): every
  * length to 80 and a few around a page, every alignment of source and
  * destination, and overlaps both ways, against a byte-at-a-time model;
  * the bytes around the destination must stay as they were, and the
@@ -11,9 +11,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-void	*t_memset(void*, int, size_t);
-void	*t_memmove(void*, const void*, size_t);
-void	*t_memcpy(void*, const void*, size_t);
+#define memset	t_memset
+#define memmove	t_memmove
+#define memcpy	t_memcpy
+#define memcmp	t_memcmp
+#define strlen	t_strlen
+#define strcmp	t_strcmp
+#define strncmp	t_strncmp
+#define strcpy	t_strcpy
+#define strlcpy	t_strlcpy
+#define strchr	t_strchr
+#define strrchr	t_strrchr
+#define strstr	t_strstr
+#define strerror	t_strerror
+#define vsnprintf	t_vsnprintf
+#define snprintf	t_snprintf
+#include "../../kern/string.c"
+#undef snprintf
 
 enum { Max = 4096 + 16, Room = 3*Max };
 
