@@ -94,18 +94,21 @@ walkpgdir(pte_t *pd, uintptr va, int alloc)
 
 /*
  * Unmap and free the user pages in [lo, hi), a page table at a time
- * (each maps 4 MB), skipping the tables that are not there.
+ * (each maps 4 MB), skipping the tables that are not there.  A table
+ * unmapped whole is freed too, so that fork and exit need not look
+ * through it again.
  */
 void
 unmapuser(pte_t *pd, uintptr lo, uintptr hi)
 {
-	uintptr va, end;
+	uintptr va, start, end;
 	pte_t *pt;
 	void *pg;
 
 	if(hi > KZERO)
 		hi = KZERO;
 	for(va = ROUNDDOWN(lo, BY2PG); va < hi; va = end){
+		start = va;
 		end = ROUNDDOWN(va, BY2BIGPG) + BY2BIGPG;
 		if(end > hi)
 			end = hi;
@@ -118,6 +121,10 @@ unmapuser(pte_t *pd, uintptr lo, uintptr hi)
 				pt[PTX(va)] = 0;	/* before the free: see profforget */
 				pagefree(pg);
 			}
+		if(start % BY2BIGPG == 0 && end % BY2BIGPG == 0){
+			pd[PDX(start)] = 0;
+			pagefree(pt);
+		}
 	}
 }
 
@@ -165,18 +172,14 @@ protectuser(pte_t *pd, uintptr lo, uintptr hi)
 void
 freepgdir(pte_t *pd)
 {
-	uint i;
-
 	unmapuser(pd, 0, KZERO);
-	for(i = 0; i < PDX(KZERO); i++)
-		if(pd[i] & PTEP)
-			pagefree(KADDR(PTEADDR(pd[i])));
 	pagefree(pd);
 }
 
 /*
  * A copy of a user address space, for fork; nil if memory ran out.
- * It goes through the page tables there are, not every address.
+ * It goes through the page tables there are, not every address, and
+ * makes the child a table only where there is a page to copy.
  */
 pte_t*
 copypgdir(pte_t *pd)
@@ -190,13 +193,16 @@ copypgdir(pte_t *pd)
 	for(i = 0; i < PDX(KZERO); i++){
 		if((pd[i] & PTEP) == 0)
 			continue;
-		if((npt = pagealloc(1)) == nil)
-			goto fail;
-		npd[i] = PADDR(npt) | PTEP | PTEW | PTEU;
 		pt = KADDR(PTEADDR(pd[i]));
+		npt = nil;
 		for(j = 0; j < 1024; j++){
 			if((pt[j] & PTEP) == 0)
 				continue;
+			if(npt == nil){
+				if((npt = pagealloc(1)) == nil)
+					goto fail;
+				npd[i] = PADDR(npt) | PTEP | PTEW | PTEU;
+			}
 			if((pg = pagealloc(0)) == nil)
 				goto fail;
 			memmove(pg, KADDR(PTEADDR(pt[j])), BY2PG);
