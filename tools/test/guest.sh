@@ -108,6 +108,18 @@ guest -o "$T/eia1" -c 'cat /kernel > /dev/eia1; xd /bin/echo > /dev/eia1'
 head -c "$(stat -c %s o/kernel)" "$T/eia1" >"$T/kernel"
 check eia1-byte-exact cmp -s "$T/kernel" o/kernel
 
+# The boot archive's files are read where the archive lies: writing one
+# copies it first, and removing one frees nothing of the archive's.
+size=$(stat -c %s o/bin/cat)
+guest -o "$T/eia1" -c 'echo extra >> /bin/cat; ls -l /bin/cat; /bin/cat /tmp/none; echo ran $?
+cat /kernel > /dev/eia1; rm /bin/cat; ls /bin/cat; echo removed $?'
+has boot-file-append "^- +$((size + 6)) /bin/cat\$"
+has boot-file-runs '^ran 1$'
+has boot-file-remove '^removed 1$'
+hasnt boot-file-no-panic 'panic'
+head -c "$(stat -c %s o/kernel)" "$T/eia1" >"$T/kernel"
+check boot-file-others-intact cmp -s "$T/kernel" o/kernel
+
 guest -c 'cat /dev/sysstat; usertests; cat /dev/sysstat; runtest 1 > /dev/null; cat /dev/sysstat'
 has usertests '^usertests: ok$'
 check usertests-status [ "$st" = 0 ]
