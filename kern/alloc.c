@@ -2,10 +2,10 @@
  * Memory: whole physical pages for page tables and user memory
  * (pagealloc), and a heap for everything else: kernel stacks, channels,
  * pipes, files (kmalloc), which like C's malloc does not zero what it
- * returns: most callers fill it at once.  The heap is a fixed arena in the kernel's
- * bss, so that the count of free pages says exactly what user address
- * spaces hold.  Interrupt handlers allocate nothing, so neither
- * allocator needs interrupts off.
+ * returns: most callers fill it at once.  The heap is a fixed arena in
+ * the kernel's bss, so that the count of free pages says exactly what
+ * user address spaces hold.  Interrupt handlers allocate nothing, so
+ * neither allocator needs interrupts off.
  */
 #include "u.h"
 #include "mem.h"
