@@ -1,8 +1,11 @@
 /*
  * The root file system, #/: a tree of directories and files in kernel
  * memory, filled at boot from the archive GRUB loaded, and writable.
- * A file's qid is its slot in node[] with a generation number above
- * it, so a channel to a removed file is recognised as stale.
+ * A file's qid is its slot in node[] with its serial number above it:
+ * each file made gets the next serial, 47 bits of them (a new file
+ * every microsecond for four years), so no two files ever share a
+ * qid, and a channel to a removed file is recognised as stale however
+ * many files have used its slot since.
  */
 #include "u.h"
 #include "mem.h"
@@ -15,6 +18,7 @@ enum {
 	MAXFILE	= 4*1024*1024,	/* largest file */
 	Reserve	= 2*1024*1024,	/* heap that files leave for processes and channels */
 	Slot	= 0xFFFF,	/* qid bits that give the slot */
+	Chunk	= 64*1024,	/* bytes copied between scheduling points */
 };
 
 typedef struct Node Node;
@@ -22,7 +26,7 @@ struct Node {
 	char	name[NAMELEN];
 	int	used;
 	int	parent;		/* slot of the directory holding it */
-	uint	gen;		/* bumped each time the slot is freed */
+	uvlong	serial;		/* which file this is: never reused */
 	uint	perm;		/* permission bits, and DMDIR for a directory */
 	char	*data;		/* a file's contents */
 	uint	len;		/* bytes in data */
@@ -30,11 +34,12 @@ struct Node {
 };
 
 static Node node[NNODE];
+static uvlong lastserial;	/* of the file made last; the root's is 0 */
 
-static uint
+static uvlong
 qidof(int i)
 {
-	return (node[i].gen << 16) | i | (node[i].perm & DMDIR ? QDIR : 0);
+	return (node[i].serial << 16) | i | (node[i].perm & DMDIR ? QDIR : 0);
 }
 
 /* The node c names, or nil (and an error) if it has been removed. */
@@ -74,6 +79,7 @@ newnode(int dir, char *name, uint perm)
 		return seterr(ENOSPC, "too many files");
 	strlcpy(node[i].name, name, NAMELEN);
 	node[i].used = 1;
+	node[i].serial = ++lastserial;
 	node[i].parent = dir;
 	node[i].perm = perm;
 	node[i].len = 0;
@@ -250,6 +256,7 @@ rootread(Chan *c, void *buf, long len, uvlong off)
 	Node *n;
 	int i;
 	uint k;
+	long m, r;
 
 	if((n = lookup(c)) == nil)
 		return -1;
@@ -264,18 +271,33 @@ rootread(Chan *c, void *buf, long len, uvlong off)
 			}
 		return 0;
 	}
-	if(off >= n->len)
-		return 0;
-	if(len > (long)(n->len - off))
-		len = n->len - off;
-	memmove(buf, n->data + off, len);
-	return len;
+	for(m = 0; m < len; m += r){
+		if(m > 0 && (schedpoint() < 0 || (n = lookup(c)) == nil))
+			break;
+		if(off + m >= n->len)
+			break;
+		r = n->len - (off + m);
+		if(r > len - m)
+			r = len - m;
+		if(r > Chunk)
+			r = Chunk;
+		memmove((char*)buf + m, n->data + off + m, r);
+	}
+	return m;
 }
 
+/*
+ * A write past the end first fills the gap with zeros.  The file only
+ * grows here, and its room (cap) shrinks only when it is removed, so
+ * after a scheduling point it is enough to find it again: another
+ * process may have written or truncated it meanwhile, as it may
+ * between two write calls.
+ */
 static long
 rootwrite(Chan *c, void *buf, long len, uvlong off)
 {
 	Node *n;
+	long m, k;
 
 	if((n = lookup(c)) == nil)
 		return -1;
@@ -285,12 +307,22 @@ rootwrite(Chan *c, void *buf, long len, uvlong off)
 		return seterr(EFBIG, nil);
 	if(grow(n, off + len) < 0)
 		return -1;
-	if(off > n->len)
-		memset(n->data + n->len, 0, off - n->len);
-	memmove(n->data + off, buf, len);
-	if(off + len > n->len)
-		n->len = off + len;
-	return len;
+	for(m = 0; m < len;){
+		if(n->len < off){
+			k = off - n->len < Chunk ? off - n->len : Chunk;
+			memset(n->data + n->len, 0, k);
+			n->len += k;
+		}else{
+			k = len - m < Chunk ? len - m : Chunk;
+			memmove(n->data + off + m, (char*)buf + m, k);
+			m += k;
+			if(off + m > n->len)
+				n->len = off + m;
+		}
+		if(m < len && (schedpoint() < 0 || (n = lookup(c)) == nil))
+			return m > 0 ? m : -1;
+	}
+	return m;
 }
 
 static int
@@ -310,7 +342,6 @@ rootremove(Chan *c)
 	n->data = nil;
 	n->cap = n->len = 0;
 	n->used = 0;
-	n->gen = (n->gen + 1) & 0x7FFF;
 	return 0;
 }
 

@@ -37,7 +37,8 @@
 #define SYS_errstr	24
 #define SYS_profil	25
 #define SYS_pcsample	26
-#define NSYSCALL	27
+#define SYS_unmount	27
+#define NSYSCALL	28
 
 /* open modes */
 #define O_RDONLY	0
@@ -66,7 +67,7 @@
 /* What stat returns, and what a read of a directory returns a run of. */
 struct Dir {
 	char	name[NAMELEN];	/* last element of the path */
-	unsigned int	qid;	/* unique within its device */
+	unsigned long long	qid;	/* unique within its device, never reused */
 	unsigned int	mode;	/* DMDIR | permission bits */
 	unsigned int	length;	/* bytes; 0 for directories */
 	unsigned short	type;	/* device letter, e.g. 'c' */

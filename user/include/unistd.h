@@ -32,6 +32,7 @@ int	remove(const char *path);
 int	chdir(const char *path);
 int	mkdir(const char *path);
 int	bind(const char *new, const char *old, int flag);
+int	unmount(const char *new, const char *old);	/* new NULL: every bind onto old */
 int	errstr(char *buf, int n);
 int	profil(unsigned short *buf, size_t bufsiz, size_t offset, unsigned int scale);
 long	syscall(int num, ...);		/* any call by number, up to 4 arguments */
