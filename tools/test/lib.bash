@@ -87,11 +87,13 @@ want() {
 # expect NAME STATUS ARGS...: run both builds of the last hostbuild with
 # ARGS, in the current directory; the case passes if each exits with
 # STATUS and prints exactly what want said, with no sanitizer report.
+# Each run has 60 seconds (the tools take time linear in their input;
+# a run killed for taking longer exits 124).
 expect() {
 	local name=$1 status=$2 bin got why=
 	shift 2
 	for bin in "${hostbins[@]}"; do
-		"$bin" "$@" >got.out 2>got.err
+		timeout 60 "$bin" "$@" >got.out 2>got.err
 		got=$?
 		if grep -q -e Sanitizer -e 'runtime error' got.err; then
 			why="sanitizer report: $(grep -m1 -e Sanitizer -e 'runtime error' got.err)"
