@@ -124,7 +124,7 @@ expect kpdata-bins-not-kernel 1 -h 100 sections badsum.kp
 want 'total: 4294967295\tin kernel text: 4294967295\toutside kernel text: 0
 KTZERO c0100000\tHZ 100
 ms\t  %%\tsym
-42949672950\t100.0\tf
+42949673020\t100.0\tf
 '
 expect kpdata-saturated-bins 0 -h 100 sections saturated.kp
 
