@@ -58,7 +58,7 @@ main(void)
 		pid = spawn(rc);
 		status = pid < 0 ? 1 : waitfor(pid);
 		if(poweroff(status) < 0)
-			perror("init: /dev/power");
+			perror("init: #c/power");
 		return 1;
 	}
 	for(;;){
