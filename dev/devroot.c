@@ -31,6 +31,7 @@ struct Node {
 	char	*data;		/* a file's contents */
 	uint	len;		/* bytes in data */
 	uint	cap;		/* bytes allocated for data */
+	int	growing;	/* grow is moving data: writes, truncations and removals wait */
 };
 
 static Node node[NNODE];
@@ -86,12 +87,36 @@ newnode(int dir, char *name, uint perm)
 	return i;
 }
 
-/* Make room for len bytes in a file. */
+/*
+ * The node c names once no grow is moving its data, for what changes
+ * it; or nil if it has been removed meanwhile.  Only processes wake
+ * the sleepers, and a process is not preempted between the test and
+ * the sleep; but sleep wants interrupts off.
+ */
+static Node*
+lookupfixed(Chan *c)
+{
+	Node *n;
+	int s;
+
+	s = splhi();
+	while((n = lookup(c)) != nil && n->growing)
+		sleep(n);
+	splx(s);
+	return n;
+}
+
+/*
+ * Make room for len bytes in a file.  The data moves to a buffer twice
+ * the size, a chunk at a time between scheduling points; meanwhile
+ * readers read the old buffer, and whatever would change it waits.
+ */
 static int
 grow(Node *n, uint len)
 {
 	char *d;
-	uint cap;
+	uint cap, m, k;
+	int r = 0;
 
 	if(len <= n->cap)
 		return 0;
@@ -102,11 +127,23 @@ grow(Node *n, uint len)
 		cap *= 2;
 	if(cap > heapfree() - Reserve || (d = kmalloc(cap)) == nil)
 		return seterr(ENOSPC, "out of memory for files");
-	memmove(d, n->data, n->len);
-	kfree(n->data);
-	n->data = d;
-	n->cap = cap;
-	return 0;
+	n->growing = 1;
+	for(m = 0; m < n->len; m += k){
+		if(m > 0 && (r = schedpoint()) < 0)
+			break;
+		k = n->len - m < Chunk ? n->len - m : Chunk;
+		memmove(d + m, n->data + m, k);
+	}
+	if(r < 0)
+		kfree(d);
+	else{
+		kfree(n->data);
+		n->data = d;
+		n->cap = cap;
+	}
+	n->growing = 0;
+	wakeup(n);
+	return r;
 }
 
 /* Add a file or directory from the boot archive, making its parents. */
@@ -224,8 +261,11 @@ rootopen(Chan *c, int omode)
 	if(n->perm & DMDIR){
 		if((omode & O_ACCMODE) != O_RDONLY || omode & O_TRUNC)
 			return seterr(EISDIR, nil);
-	}else if(omode & O_TRUNC && (omode & O_ACCMODE) != O_RDONLY)
+	}else if(omode & O_TRUNC && (omode & O_ACCMODE) != O_RDONLY){
+		if((n = lookupfixed(c)) == nil)
+			return -1;
 		n->len = 0;
+	}
 	return 0;
 }
 
@@ -287,11 +327,11 @@ rootread(Chan *c, void *buf, long len, uvlong off)
 }
 
 /*
- * A write past the end first fills the gap with zeros.  The file only
- * grows here, and its room (cap) shrinks only when it is removed, so
- * after a scheduling point it is enough to find it again: another
- * process may have written or truncated it meanwhile, as it may
- * between two write calls.
+ * A write past the end first fills the gap with zeros.  The file's
+ * room (cap) shrinks only when it is removed, so after a scheduling
+ * point it is enough to find it again: another process may have
+ * written, grown or truncated it meanwhile, as it may between two
+ * write calls.
  */
 static long
 rootwrite(Chan *c, void *buf, long len, uvlong off)
@@ -305,7 +345,7 @@ rootwrite(Chan *c, void *buf, long len, uvlong off)
 		return seterr(EISDIR, nil);
 	if(off + len > MAXFILE)
 		return seterr(EFBIG, nil);
-	if(grow(n, off + len) < 0)
+	if((n = lookupfixed(c)) == nil || grow(n, off + len) < 0)
 		return -1;
 	for(m = 0; m < len;){
 		if(n->len < off){
@@ -319,7 +359,7 @@ rootwrite(Chan *c, void *buf, long len, uvlong off)
 			if(off + m > n->len)
 				n->len = off + m;
 		}
-		if(m < len && (schedpoint() < 0 || (n = lookup(c)) == nil))
+		if(m < len && (schedpoint() < 0 || (n = lookupfixed(c)) == nil))
 			return m > 0 ? m : -1;
 	}
 	return m;
@@ -338,6 +378,8 @@ rootremove(Chan *c)
 		return seterr(EBUSY, "cannot remove the root");
 	if(n->perm & DMDIR && child(i, nil) >= 0)
 		return seterr(ENOTEMPTY, nil);
+	if((n = lookupfixed(c)) == nil)
+		return -1;
 	kfree(n->data);
 	n->data = nil;
 	n->cap = n->len = 0;

@@ -328,6 +328,7 @@ kbind(char *new, char *old, int flag)
 			return seterr(ENOMEM, nil);
 		}
 		m->ref = 1;
+		m->n = 0;
 		mounts[i] = m;
 	}
 	for(i = 0; i < nu; i++)

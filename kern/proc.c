@@ -161,7 +161,7 @@ yield(void)
  * call stops there.  The callers, where the time may grow with what
  * the user asks for:
  *
- *	dev/devroot.c	rootread, rootwrite: every 64 KB copied
+ *	dev/devroot.c	rootread, rootwrite, grow: every 64 KB copied
  *	dev/devuart.c	uartwrite: every 64 bytes sent
  *	dev/devcons.c	conswrite: every 64 bytes printed
  *	dev/devspin.c	spina, spinb: every 64K turns of the loop
@@ -174,6 +174,8 @@ yield(void)
 int
 schedpoint(void)
 {
+	if(up == nil)
+		return 0;	/* at boot, loading the root file system */
 	if(ticks != up->turn)
 		yield();
 	if(up->killed)
