@@ -96,7 +96,7 @@ else
 fi
 
 cd "$OLDPWD" || exit 1
-hostbuild kprof elfhostile user/kprof.c user/lib/elfsym.c
+hostbuild kprof elfhostile
 cd "$T" || exit 1
 
 want '' 'kprof: longnames: symbol name longer than 512 bytes\n'
@@ -129,7 +129,7 @@ ms\t  %%\tsym
 expect kpdata-saturated-bins 0 -h 100 sections saturated.kp
 
 cd "$OLDPWD" || exit 1
-hostbuild prof elfhostile user/prof.c user/lib/elfsym.c
+hostbuild prof elfhostile
 cd "$T" || exit 1
 want '' 'prof: longnames: symbol name longer than 512 bytes\n'
 expect prof-long-names 1 longnames shared.gmon
