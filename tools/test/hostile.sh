@@ -5,7 +5,8 @@
 # process makes long calls (16 MB writes to /dev/eia1, #S spins, 4 MB
 # file copies, 32 MB sbrks and forks); unmount, and binds onto removed
 # directories reclaimed; errstr changed only by failures; a sleep of
-# 2^31-1 ms at 10000 Hz; exec's MAXARG; #/; a failed sbrk; #S; qsort.
+# 2^31-1 ms at 10000 Hz; exec's MAXARG; #/; a failed sbrk; #S; qsort;
+# a file truncated and removed while a long write to it yields.
 # After each boot the kernel's text is unchanged and the free pages and
 # the heap are back where they started.
 cd "$(dirname "$0")/../.." || exit 1
@@ -31,7 +32,7 @@ survived() {
 guest -d -a 'hz=1000' -t 600 -o "$T/eia1" -c 'cat /dev/textsum; cat /dev/sysstat
 hostile latency eia1; hostile latency spin; hostile latency file; hostile latency mem
 hostile churn 40000; hostile mounts; hostile errstr; hostile exec; hostile names
-hostile sbrk; hostile spin; hostile qsort
+hostile sbrk; hostile spin; hostile qsort; hostile race
 cat /dev/sysstat; cat /dev/textsum'
 for call in eia1 spin file mem; do
 	ms=$(sed -nE "s/^hostile: latency: sleep 100 ms took at most ([0-9]+) ms beside $call$/\1/p" <<<"$out")
@@ -43,7 +44,7 @@ check latency-all-ok [ "$(grep -c '^hostile: latency: ok$' <<<"$out")" = 4 ]
 check latency-eia1-wrote [ "$(head -c 1000000 "$T/eia1" | tr -d x | wc -c)" = 0 -a "$(stat -c %s "$T/eia1")" -ge 1000000 ]
 has churn '^hostile: churn: 40000 files made and removed$'
 has churn-ok '^hostile: churn: ok$'
-for t in mounts errstr exec names sbrk spin qsort; do
+for t in mounts errstr exec names sbrk spin qsort race; do
 	has "$t" "^hostile: $t: ok$"
 done
 has exec-maxarg-echoed '^a( a){30}$'

@@ -19,6 +19,8 @@
  *	sbrk		a failed sbrk leaves every page free again.
  *	spin		#S refuses a count that does not fit; a spin ends when killed.
  *	qsort		qsort on equal, sorted and reversed keys stays n log n.
+ *	race		one process writes 4 MB files (which grow, and yield as they
+ *			do) while another truncates, removes and rewrites them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -451,6 +453,50 @@ qsorttest(void)
 	}
 }
 
+/*
+ * The writer's file changes under it at its scheduling points: each
+ * write must end in a count or an error, and the kernel survive (the
+ * test script checks the pages and the heap).
+ */
+static void
+race(void)
+{
+	char *buf;
+	unsigned int t0, hz;
+	int i, fd, pid, st;
+
+	if((buf = sbrk(4*1024*1024)) == (char*)-1){
+		fail("sbrk 4 MB", -1);
+		return;
+	}
+	memset(buf, 'w', 4*1024*1024);
+	if((pid = fork()) == 0){
+		for(i = 0; i < 20; i++){
+			if((fd = open("/tmp/hostile.race", O_RDWR|O_CREAT)) < 0)
+				continue;
+			write(fd, buf, 4*1024*1024);
+			seek(fd, 0, SEEK_SET);
+			read(fd, buf, 4*1024*1024);
+			close(fd);
+		}
+		exit(0);
+	}
+	t0 = clockticks(&hz);
+	for(i = 0; clockticks(&hz) - t0 < 2*hz; i++){
+		if(i % 3 == 0)
+			remove("/tmp/hostile.race");
+		else if((fd = open("/tmp/hostile.race", O_WRONLY|O_TRUNC)) >= 0){
+			write(fd, "xyz", 3);
+			close(fd);
+		}
+		sleep(1);
+	}
+	kill(pid);
+	if(wait(&st) != pid || (st != 0 && st != 255))
+		fail("the writer", st);
+	remove("/tmp/hostile.race");
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -476,9 +522,11 @@ main(int argc, char *argv[])
 		spin();
 	else if(argc == 2 && strcmp(t, "qsort") == 0)
 		qsorttest();
+	else if(argc == 2 && strcmp(t, "race") == 0)
+		race();
 	else{
 		fprintf(stderr, "usage: hostile latency eia1|spin|file|mem | churn N | mounts | errstr\n"
-			"	| longsleep | exec | names | sbrk | spin | qsort\n");
+			"	| longsleep | exec | names | sbrk | spin | qsort | race\n");
 		return 1;
 	}
 	printf("hostile: %s: %s\n", t, failures ? "failed" : "ok");
