@@ -54,7 +54,7 @@ spinwrite(Chan *c, void *buf, long n, uvlong off)
 	memmove(msg, buf, n);
 	msg[n] = '\0';
 	for(p = msg + 2; *p >= '0' && *p <= '9'; p++){
-		if(count > (0xFFFFFFFFU - 9) / 10)
+		if(count > (0xFFFFFFFFU - (*p - '0')) / 10)
 			return seterr(EINVAL, "spin count too large");
 		count = count*10 + *p - '0';
 	}

@@ -401,6 +401,8 @@ spin(void)
 	}
 	if(write(fd, "a 99999999999", 13) != -1 || errno != EINVAL)
 		fail("spin count over 2^32", 0);
+	if(write(fd, "a 4294967296", 12) != -1 || errno != EINVAL)
+		fail("spin count 2^32", 0);
 	close(fd);
 	t0 = clockticks(&hz);
 	if((pid = fork()) == 0)
