@@ -18,7 +18,6 @@ enum {
 	NFD	= 32,	/* open files per process */
 	NMOUNT	= 32,	/* mount points */
 	NUNION	= 8,	/* directories in one union */
-	MAXARG	= 32,	/* arguments to exec */
 	ARGMAX	= 4096,	/* bytes of them */
 	PATHMAX	= 256,	/* longest path */
 	Never	= 0x7FFFFFFF,	/* ticks ahead: as far as comparisons of ticks reach */

@@ -100,6 +100,7 @@
 
 #define NAMELEN		32	/* longest path element, with its NUL */
 #define ERRMAX		64	/* longest error string, with its NUL */
+#define MAXARG		32	/* arguments exec takes, argv[0] among them */
 
 /* What stat returns, and what a read of a directory returns a run of. */
 struct Dir {

@@ -30,8 +30,6 @@
 #include <unistd.h>
 #include "clock.h"
 
-#define MAXARG	32		/* the kernel's limit on exec's arguments */
-
 static int failures;
 
 static void
