@@ -159,11 +159,16 @@ conswrite(Chan *c, void *buf, long n, uvlong off)
 {
 	char msg[32], *p;
 	int status;
+	long i;
 
 	USED(off);
 	switch(c->qid){
 	case Qcons:
-		consputs(buf, n);
+		for(i = 0; i < n; i += 64){
+			if(i > 0 && schedpoint() < 0)
+				return i;
+			consputs((char*)buf + i, n - i < 64 ? n - i : 64);
+		}
 		return n;
 	case Qnull:
 		return n;

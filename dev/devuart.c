@@ -144,8 +144,11 @@ uartwrite(Chan *c, void *buf, long n, uvlong off)
 	USED(off);
 	if(c->qid == QDIR)
 		return seterr(EISDIR, nil);
-	for(i = 0; i < n; i++)
+	for(i = 0; i < n; i++){
+		if(i > 0 && i % 64 == 0 && schedpoint() < 0)
+			return i;
 		uartputc(c->qid == Qeia0 ? 0 : 1, p[i]);
+	}
 	return n;
 }
 

@@ -1,6 +1,6 @@
 /*
- * Names: channels, the mount table that bind fills, and namec, which
- * turns a path into a channel.  Paths are made absolute and cleaned
+ * Names: channels, the mount table that bind fills and unmount
+ * empties, and namec, which turns a path into a channel.  Paths are made absolute and cleaned
  * (".." removed lexically, as Plan 9 does) before they are walked, so
  * ".." never needs the devices' help.  There is one name space, shared
  * by all processes.
@@ -10,11 +10,14 @@
 #include "dat.h"
 #include "fns.h"
 
-static Mount	mounts[NMOUNT];
+static Mount	*mounts[NMOUNT];	/* the binds in force; nil is a free slot */
 static Chan	*rootchan;	/* the root file system's root */
 
+static void	mntclose(Mount*);
+static void	reclaim(void);
+
 Chan*
-newchan(int type, uint qid)
+newchan(int type, uvlong qid)
 {
 	Chan *c;
 
@@ -47,10 +50,12 @@ cclose(Chan *c)
 		return;
 	if(c->mode >= 0)
 		devtab[c->type]->close(c);
+	if(c->mnt != nil)
+		mntclose(c->mnt);
 	kfree(c);
 }
 
-/* A new, unopened channel to the same file. */
+/* A new, unopened channel to the same file, not through any union. */
 Chan*
 cclone(Chan *c)
 {
@@ -59,8 +64,21 @@ cclone(Chan *c)
 	if((nc = newchan(c->type, c->qid)) == nil)
 		return nil;
 	nc->aux = c->aux;
-	nc->mnt = c->mnt;
 	return nc;
+}
+
+/* Let go of a reference to a bind; the last one closes its directories. */
+static void
+mntclose(Mount *m)
+{
+	int i;
+
+	if(--m->ref > 0)
+		return;
+	cclose(m->from);
+	for(i = 0; i < m->n; i++)
+		cclose(m->to[i]);
+	kfree(m);
 }
 
 static int
@@ -69,27 +87,29 @@ eqchan(Chan *a, Chan *b)
 	return a->type == b->type && a->qid == b->qid;
 }
 
-static Mount*
+/* The slot in mounts of the bind onto c, or -1. */
+static int
 findmount(Chan *c)
 {
-	Mount *m;
+	int i;
 
-	for(m = mounts; m < mounts + NMOUNT; m++)
-		if(m->from != nil && eqchan(m->from, c))
-			return m;
-	return nil;
+	for(i = 0; i < NMOUNT; i++)
+		if(mounts[i] != nil && eqchan(mounts[i]->from, c))
+			return i;
+	return -1;
 }
 
 /* If something is bound over c, the first directory of that union instead. */
 static Chan*
 domount(Chan *c)
 {
-	Mount *m;
 	Chan *nc;
+	int i;
 
-	if((m = findmount(c)) == nil || (nc = cclone(m->to[0])) == nil)
+	if((i = findmount(c)) < 0 || (nc = cclone(mounts[i]->to[0])) == nil)
 		return c;
-	nc->mnt = m;
+	nc->mnt = mounts[i];
+	nc->mnt->ref++;
 	cclose(c);
 	return nc;
 }
@@ -125,7 +145,6 @@ walk1(Chan *c, char *elem)
 	for(i = 0; i < n; i++){
 		if((nc = cclone(dirs[i])) == nil)
 			break;
-		nc->mnt = nil;
 		if(devtab[nc->type]->walk(nc, elem) == 0){
 			cclose(c);
 			return domount(nc);
@@ -140,7 +159,8 @@ walk1(Chan *c, char *elem)
 /*
  * Make path absolute (relative to dot) and clean: no "." or empty
  * elements, and ".." applied to what precedes it.  A "#x" device
- * path stays rooted at its device.
+ * path stays rooted at its device; x is any character, '/' too, so
+ * that "#/" is the root file system's root and "#//bin" its bin.
  */
 int
 cleanpath(char *dst, char *dot, char *path)
@@ -157,8 +177,11 @@ cleanpath(char *dst, char *dot, char *path)
 	q = dst;
 	p = tmp;
 	if(*p == '#'){
-		while(*p && *p != '/')
+		*q++ = *p++;
+		if(*p != '\0')
 			*q++ = *p++;
+		if(*p != '\0' && *p != '/')
+			return seterr(ENOENT, "unknown device");
 	}
 	root = q - dst;
 	while(*p){
@@ -203,8 +226,7 @@ namec(char *path, char *last)
 	p = clean;
 	if(*p == '#'){
 		c = cattach(p[1]);
-		while(*p && *p != '/')
-			p++;
+		p += p[1] != '\0' ? 2 : 1;
 	}else if((c = cclone(rootchan)) == nil)
 		seterr(ENOMEM, nil);
 	if(c == nil)
@@ -262,21 +284,25 @@ static Mount*
 mountat(Chan *co)
 {
 	Mount *m;
+	int i;
 
 	if(co->mnt != nil)
 		return co->mnt;
-	for(m = mounts; m < mounts + NMOUNT && m->from != nil; m++)
+	reclaim();
+	for(i = 0; i < NMOUNT && mounts[i] != nil; i++)
 		;
-	if(m == mounts + NMOUNT){
+	if(i == NMOUNT){
 		seterr(ENOMEM, "mount table full");
 		return nil;
 	}
-	if((m->from = cclone(co)) == nil){
+	if((m = kmalloc(sizeof *m)) == nil || (m->from = cclone(co)) == nil){
+		kfree(m);
 		seterr(ENOMEM, nil);
 		return nil;
 	}
-	m->from->mnt = nil;
+	m->ref = 1;
 	m->n = 0;
+	mounts[i] = m;
 	return m;
 }
 
@@ -300,7 +326,10 @@ kbind(char *new, char *old, int flag)
 		seterr(ENOTDIR, "bind: directory and file");
 	else if((nu = newunion(cn, co, flag, u)) >= 0 && (m = mountat(co)) != nil){
 		/* The union takes over cn's reference, and one more of each other. */
-		cn->mnt = nil;
+		if(cn->mnt != nil){
+			mntclose(cn->mnt);
+			cn->mnt = nil;
+		}
 		for(i = 0; i < nu; i++)
 			if(u[i] != cn)
 				incref(u[i]);
@@ -317,6 +346,67 @@ kbind(char *new, char *old, int flag)
 	if(co != nil)
 		cclose(co);
 	return r;
+}
+
+/*
+ * unmount new old: take new out of the union at old; with new nil,
+ * undo every bind onto old.  A union left empty leaves the table.
+ */
+int
+kunmount(char *new, char *old)
+{
+	Chan *cn, *co;
+	Mount *m;
+	int i, j;
+
+	if((co = namec(old, nil)) == nil)
+		return -1;
+	if((m = co->mnt) == nil){
+		cclose(co);
+		return seterr(EINVAL, "not mounted");
+	}
+	for(i = 0; mounts[i] != m; i++)
+		;
+	if(new != nil){
+		if((cn = namec(new, nil)) == nil){
+			cclose(co);
+			return -1;
+		}
+		for(j = 0; j < m->n && !eqchan(m->to[j], cn); j++)
+			;
+		cclose(cn);
+		if(j == m->n){
+			cclose(co);
+			return seterr(ENOENT, "not in the union");
+		}
+		cclose(m->to[j]);
+		m->n--;
+		memmove(&m->to[j], &m->to[j + 1], (m->n - j)*sizeof m->to[0]);
+	}
+	if(new == nil || m->n == 0){
+		mounts[i] = nil;
+		mntclose(m);
+	}
+	cclose(co);
+	return 0;
+}
+
+/*
+ * Take out of the table the binds onto directories that have been
+ * removed (their stat fails): no name reaches them now, and they must
+ * not fill the table for good.
+ */
+static void
+reclaim(void)
+{
+	Dir d;
+	int i;
+
+	for(i = 0; i < NMOUNT; i++)
+		if(mounts[i] != nil && devtab[mounts[i]->from->type]->stat(mounts[i]->from, &d) < 0){
+			mntclose(mounts[i]);
+			mounts[i] = nil;
+		}
 }
 
 void

@@ -18,9 +18,9 @@ enum {
 	NFD	= 32,	/* open files per process */
 	NMOUNT	= 32,	/* mount points */
 	NUNION	= 8,	/* directories in one union */
-	MAXARG	= 32,	/* arguments to exec */
 	ARGMAX	= 4096,	/* bytes of them */
 	PATHMAX	= 256,	/* longest path */
+	Never	= 0x7FFFFFFF,	/* ticks ahead: as far as comparisons of ticks reach */
 };
 
 /*
@@ -67,21 +67,26 @@ struct Context {
  * Open files in the fd table, the current directory and mount
  * points are all channels, shared by counting references.
  */
-#define QDIR	0x80000000	/* qid bit: the file is a directory */
+#define QDIR	0x8000000000000000ULL	/* qid bit: the file is a directory */
 
 struct Chan {
 	int	ref;		/* references to this channel */
 	int	type;		/* index into devtab */
-	uint	qid;		/* file within the device; QDIR for a directory */
+	uvlong	qid;		/* file within the device; QDIR for a directory */
 	int	mode;		/* O_RDONLY etc. once open, -1 before */
 	uvlong	offset;		/* next byte read or written */
 	void	*aux;		/* the device's own state */
 	Mount	*mnt;		/* union to read through, if a mount point */
 };
 
-/* One bind: a directory, and what now stands in its place. */
+/*
+ * One bind: a directory, and what now stands in its place.  Channels
+ * opened through the union hold references to it, so an unmount takes
+ * it out of the mount table but leaves it to them until they close.
+ */
 struct Mount {
-	Chan	*from;		/* the directory bound over; nil if slot free */
+	int	ref;		/* the mount table's, and each channel's */
+	Chan	*from;		/* the directory bound over */
 	Chan	*to[NUNION];	/* the union, searched in order */
 	int	n;		/* entries in to */
 };
@@ -162,12 +167,14 @@ struct Proc {
 	Proc	*parent;
 	int	status;		/* exit status, for wait */
 	int	killed;		/* die on the way back to user mode */
+	uint	turn;		/* ticks when the scheduler last ran it */
 	void	*wchan;		/* what it sleeps on */
 	Proc	*rnext;		/* next on the run queue, if Runnable */
 	Chan	*fd[NFD];
 	char	dot[PATHMAX];	/* current directory, a clean absolute path */
 	int	errno;		/* of the system call in progress */
-	char	err[ERRMAX];	/* text of the last error */
+	char	err[ERRMAX];	/* its text */
+	char	errstr[ERRMAX];	/* the text of the last call that failed: what errstr reads */
 	Profil	prof;
 	Pcsample	pcs;
 };

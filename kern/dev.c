@@ -96,7 +96,7 @@ cattach(int dc)
 }
 
 static void
-dirfill(Dir *d, char *name, uint qid, uint length, uint perm, int type)
+dirfill(Dir *d, char *name, uvlong qid, uint length, uint perm, int type)
 {
 	memset(d, 0, sizeof *d);
 	strlcpy(d->name, name, sizeof d->name);

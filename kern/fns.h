@@ -23,7 +23,7 @@ void	rootload(uchar*, uint);
 void	rootfile(char*, uchar*, uint);
 
 /* chan.c */
-Chan	*newchan(int, uint);
+Chan	*newchan(int, uvlong);
 void	incref(Chan*);
 void	cclose(Chan*);
 Chan	*cclone(Chan*);
@@ -31,12 +31,13 @@ int	unionof(Chan*, Chan**);
 int	cleanpath(char*, char*, char*);
 Chan	*namec(char*, char*);
 int	kbind(char*, char*, int);
+int	kunmount(char*, char*);
 void	chaninit(Chan*);
 
 /* clock.c */
 void	clockinit(void);
 void	clock(Ureg*);
-uint	ms2tick(uint);
+uvlong	ms2tick(uint);
 void	wakeat(uint);
 
 /* dev.c */
@@ -94,6 +95,7 @@ void	splx(int);
 void	userinit(void);
 void	scheduler(void);
 void	yield(void);
+int	schedpoint(void);
 void	sleep(void*);
 void	wakeup(void*);
 void	tsleep(uint);
@@ -173,6 +175,7 @@ long	sysfstat(uint*);
 long	sysremove(uint*);
 long	syschdir(uint*);
 long	sysbind(uint*);
+long	sysunmount(uint*);
 
 /* sysproc.c */
 long	sysexit(uint*);

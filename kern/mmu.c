@@ -92,11 +92,27 @@ walkpgdir(pte_t *pd, uintptr va, int alloc)
 	return &pt[PTX(va)];
 }
 
+/* Free the page table over va if it maps nothing now. */
+static void
+freeemptypt(pte_t *pd, uintptr va)
+{
+	pte_t *pt;
+	int i;
+
+	pt = KADDR(PTEADDR(pd[PDX(va)]));
+	for(i = 0; i < 1024; i++)
+		if(pt[i] & PTEP)
+			return;
+	pd[PDX(va)] = 0;	/* cleared before freed, as the pages below */
+	pagefree(pt);
+}
+
 /*
  * Unmap and free the user pages in [lo, hi), a page table at a time
- * (each maps 4 MB), skipping the tables that are not there.  A table
- * unmapped whole is freed too, so that fork and exit need not look
- * through it again.
+ * (each maps 4 MB), skipping the tables that are not there, and the
+ * page tables left empty: a failed or shrinking sbrk gives them back
+ * with its pages, and fork and exit need not look through them again.
+ * If pd is in use, the caller reloads cr3 before user code runs.
  */
 void
 unmapuser(pte_t *pd, uintptr lo, uintptr hi)
@@ -122,16 +138,18 @@ unmapuser(pte_t *pd, uintptr lo, uintptr hi)
 				pagefree(pg);
 			}
 		if(start % BY2BIGPG == 0 && end % BY2BIGPG == 0){
-			pd[PDX(start)] = 0;
+			pd[PDX(start)] = 0;	/* cleared before freed, as the pages above */
 			pagefree(pt);
-		}
+		}else
+			freeemptypt(pd, start);
 	}
 }
 
 /*
  * Map fresh zeroed user pages over [lo, hi); pages already there are
- * kept, and made writable.  On failure what it added stays: the caller
- * unmaps it (see profforget) or frees the whole page directory.
+ * kept, and made writable.  On failure (no memory, or the process
+ * killed at a scheduling point) what it added stays: the caller unmaps
+ * it (see profforget) or frees the whole page directory.
  */
 int
 mapuser(pte_t *pd, uintptr lo, uintptr hi)
@@ -149,7 +167,7 @@ mapuser(pte_t *pd, uintptr lo, uintptr hi)
 			*pte |= PTEW;
 			continue;
 		}
-		if((pg = pagealloc(1)) == nil)
+		if(schedpoint() < 0 || (pg = pagealloc(1)) == nil)
 			return -1;
 		*pte = PADDR(pg) | PTEP | PTEW | PTEU;
 	}
@@ -177,9 +195,10 @@ freepgdir(pte_t *pd)
 }
 
 /*
- * A copy of a user address space, for fork; nil if memory ran out.
- * It goes through the page tables there are, not every address, and
- * makes the child a table only where there is a page to copy.
+ * A copy of a user address space, for fork; nil if memory ran out or
+ * the process was killed.  It goes through the page tables there are,
+ * not every address, and makes the child a table only where there is
+ * a page to copy.
  */
 pte_t*
 copypgdir(pte_t *pd)
@@ -203,7 +222,7 @@ copypgdir(pte_t *pd)
 					goto fail;
 				npd[i] = PADDR(npt) | PTEP | PTEW | PTEU;
 			}
-			if((pg = pagealloc(0)) == nil)
+			if(schedpoint() < 0 || (pg = pagealloc(0)) == nil)
 				goto fail;
 			memmove(pg, KADDR(PTEADDR(pt[j])), BY2PG);
 			npt[j] = PADDR(pg) | (pt[j] & 0xFFF);

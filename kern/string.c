@@ -90,6 +90,17 @@ memcmp(const void *a, const void *b, size_t n)
 	return 0;
 }
 
+void*
+memchr(const void *s, int c, size_t n)
+{
+	const unsigned char *p = s;
+
+	for(; n > 0; n--, p++)
+		if(*p == (unsigned char)c)
+			return (void*)p;
+	return NULL;
+}
+
 size_t
 strlen(const char *s)
 {

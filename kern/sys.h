@@ -39,7 +39,8 @@
 #define SYS_errstr	24
 #define SYS_profil	25
 #define SYS_pcsample	26
-#define NSYSCALL	27
+#define SYS_unmount	27
+#define NSYSCALL	28
 
 /* Error numbers, with Linux's values. */
 #define EPERM		1
@@ -99,11 +100,12 @@
 
 #define NAMELEN		32	/* longest path element, with its NUL */
 #define ERRMAX		64	/* longest error string, with its NUL */
+#define MAXARG		32	/* arguments exec takes, argv[0] among them */
 
 /* What stat returns, and what a read of a directory returns a run of. */
 struct Dir {
 	char	name[NAMELEN];	/* last element of the path */
-	unsigned int	qid;	/* unique within its device */
+	unsigned long long	qid;	/* unique within its device, never reused */
 	unsigned int	mode;	/* DMDIR | permission bits */
 	unsigned int	length;	/* bytes; 0 for directories */
 	unsigned int	type;	/* device letter, e.g. 'c' */

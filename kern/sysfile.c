@@ -88,7 +88,6 @@ ccreate(char *path, int omode, uint perm)
 		seterr(ENOMEM, nil);
 		return nil;
 	}
-	c->mnt = nil;
 	if(devtab[c->type]->create(c, name, omode, perm) < 0){
 		cclose(c);
 		return nil;
@@ -423,4 +422,17 @@ sysbind(uint *arg)
 	if(argpath(arg[0], new) < 0 || argpath(arg[1], old) < 0)
 		return -1;
 	return kbind(new, old, arg[2]);
+}
+
+/* unmount(new, old): new may be nil, to undo every bind onto old. */
+long
+sysunmount(uint *arg)
+{
+	char new[PATHMAX], old[PATHMAX];
+
+	if(arg[0] != 0 && argpath(arg[0], new) < 0)
+		return -1;
+	if(argpath(arg[1], old) < 0)
+		return -1;
+	return kunmount(arg[0] != 0 ? new : nil, old);
 }

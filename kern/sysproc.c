@@ -107,6 +107,6 @@ syserrstr(uint *arg)
 		n = ERRMAX;
 	if(uvalid(arg[0], n, 1) < 0)
 		return -1;
-	strlcpy((char*)arg[0], up->err, n);
+	strlcpy((char*)arg[0], up->errstr, n);
 	return 0;
 }

@@ -67,6 +67,25 @@ hasnt() {
 	fi
 }
 
+# textsum: what /dev/textsum must say, the FNV-1a hash of .text in
+# o/kernel, for tests that check that nothing has written there.
+textsum() {
+	python3 - o/kernel <<'PY'
+import struct, sys
+f = open(sys.argv[1], 'rb').read()
+shoff, = struct.unpack_from('<I', f, 32)
+shentsize, shnum, shstrndx = struct.unpack_from('<HHH', f, 46)
+sh = [struct.unpack_from('<IIIIII', f, shoff + i * shentsize) for i in range(shnum)]
+names = sh[shstrndx][4]
+for name, typ, flags, addr, off, size in sh:
+	if f[names + name:f.index(b'\0', names + name)] == b'.text':
+		h = 2166136261
+		for b in f[off:off + size]:
+			h = ((h ^ b) * 16777619) & 0xffffffff
+		print('%#x' % h)
+PY
+}
+
 # hostbuild NAME SUITE: have mk build o/host/NAME, and o/host/NAME-san
 # with the address and undefined-behaviour sanitizers (which make a
 # failing case exit 86); without them SUITE cannot run, and ends here.
@@ -93,11 +112,13 @@ want() {
 # expect NAME STATUS ARGS...: run both builds of the last hostbuild with
 # ARGS, in the current directory; the case passes if each exits with
 # STATUS and prints exactly what want said, with no sanitizer report.
+# Each run has 60 seconds (the tools take time linear in their input;
+# a run killed for taking longer exits 124).
 expect() {
 	local name=$1 status=$2 bin got why=
 	shift 2
 	for bin in "${hostbins[@]}"; do
-		"$bin" "$@" >got.out 2>got.err
+		timeout 60 "$bin" "$@" >got.out 2>got.err
 		got=$?
 		if grep -q -e Sanitizer -e 'runtime error' got.err; then
 			why="sanitizer report: $(grep -m1 -e Sanitizer -e 'runtime error' got.err)"

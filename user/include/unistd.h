@@ -32,12 +32,13 @@ int	remove(const char *path);
 int	chdir(const char *path);
 int	mkdir(const char *path);
 int	bind(const char *new, const char *old, int flag);
+int	unmount(const char *new, const char *old);	/* new NULL: every bind onto old */
 int	errstr(char *buf, int n);
 int	profil(unsigned short *buf, size_t bufsiz, size_t offset, unsigned int scale);
 long	syscall(int num, ...);		/* any call by number, up to 4 arguments */
 
 /* Helpers in the C library. */
 long	copyfd(int from, int to);	/* copy until end of file; bytes or -1 */
-int	poweroff(int status);		/* write "off status" to /dev/power */
+int	poweroff(int status);		/* write "off status" to #c/power, the console device's power */
 
 #endif

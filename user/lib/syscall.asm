@@ -57,6 +57,7 @@ SYSCALL remove, SYS_remove
 SYSCALL chdir, SYS_chdir
 SYSCALL mkdir, SYS_mkdir
 SYSCALL bind, SYS_bind
+SYSCALL unmount, SYS_unmount
 SYSCALL errstr, SYS_errstr
 SYSCALL profil, SYS_profil
 SYSCALL pcsample, SYS_pcsample
