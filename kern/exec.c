@@ -152,6 +152,9 @@ kexec(char *path, char **argv)
 		cclose(c);
 		return seterr(EACCES, "exec: a directory");
 	}
+	/* Opened, as any read is: a device may set up its state at open (#| does). */
+	if((c = copen(c, O_RDONLY)) == nil)
+		return -1;
 	pd = nil;
 	if((buf = kmalloc(BY2PG)) == nil){
 		seterr(ENOMEM, nil);
