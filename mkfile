@@ -9,7 +9,8 @@ LDFLAGS=-m elf_i386 -z noexecstack
 CFLAGS=-m32 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -fno-pic -fno-pie -fno-stack-protector -fno-asynchronous-unwind-tables -fno-omit-frame-pointer -nostdinc -isystem $INC -Wall -Wextra -Werror
 KHDR=`ls kern/*.h user/include/*.h`
 UHDR=`ls user/include/*.h`
-KCFLAGS=$CFLAGS -DKERNEL -Ikern -Iuser/include
+# The kernel uses no FPU or SSE register: they hold the user's (kern/fpu.c).
+KCFLAGS=$CFLAGS -mgeneral-regs-only -DKERNEL -Ikern -Iuser/include
 UCFLAGS=$CFLAGS -Iuser/include
 # Host builds find the shared headers (elfsym.h, gmon.h) by "", not
 # the user library's stdio.h and the like, which are <>.

@@ -52,6 +52,9 @@ int	iscmd(char*, long, char*);
 int	kexec(char*, char**);
 long	sysexec(uint*);
 
+/* fpu.c */
+void	fpuinit(void);
+
 /* mmu.c */
 void	mmuinit(void);
 pte_t	*newpgdir(void);

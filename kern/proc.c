@@ -75,6 +75,7 @@ newproc(void)
 	memset(&p->prof, 0, sizeof p->prof);
 	memset(&p->pcs, 0, sizeof p->pcs);
 	memset(p->fd, 0, sizeof p->fd);
+	p->fpsave = fpclean;
 	return p;
 }
 
@@ -118,8 +119,10 @@ scheduler(void)
 				continue;
 			up = p;
 			switchuvm(p);
+			fxrstor(&p->fpsave);	/* its FPU registers, until it stops (kern/fpu.c) */
 			p->state = Running;
 			swtch(&schedctx, p->context);
+			fxsave(&p->fpsave);
 			switchkvm();
 			up = nil;
 			ran = 1;
@@ -207,6 +210,7 @@ pfork(void)
 		return seterr(ENOMEM, nil);
 	}
 	*np->ureg = *up->ureg;
+	fxsave(&np->fpsave);	/* the parent's registers are in the FPU */
 	np->ureg->ax = 0;
 	np->ureg->dx = 0;
 	np->hbase = up->hbase;
