@@ -9,6 +9,12 @@
  * program where it loads it, with the kernel's one-line message.
  * Each case runs in a child.  Prints "segs: N cases ok", or each
  * case that went wrong.
+ *
+ * segs ret N: make N system calls (getpid), each in a child, and report
+ * each child's status.  A user program cannot leave a selector that
+ * fails to load on the way back; a debugger can, by changing the saved
+ * registers during the call (tools/test/attack.sh), to show that such
+ * a fault kills the process rather than the kernel.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,12 +131,46 @@ onecase(int r, unsigned sel, int how)
 	return 0;
 }
 
+static int
+ret(long n)
+{
+	unsigned s[4];
+	int pid, st;
+
+	while(n-- > 0){
+		fflush(stdout);
+		if((pid = fork()) < 0){
+			perror("segs: fork");
+			return 1;
+		}
+		if(pid == 0){
+			getpid();
+			asm volatile("movw %%ds, %w0; movw %%es, %w1; movw %%fs, %w2; movw %%gs, %w3"
+				: "=r"(s[0]), "=r"(s[1]), "=r"(s[2]), "=r"(s[3]));
+			printf("segs: returned with ds %#x es %#x fs %#x gs %#x\n",
+				s[0] & 0xFFFF, s[1] & 0xFFFF, s[2] & 0xFFFF, s[3] & 0xFFFF);
+			_exit(0);
+		}
+		wait(&st);
+		printf("segs: status %d\n", st);
+	}
+	return 0;
+}
+
 int
-main(void)
+main(int argc, char *argv[])
 {
 	static unsigned beyond[] = { 0x30, 0x40, 0x8000, 0xFFF8, 0xFFFB, 0xFFFC, 0xFFFF };
 	unsigned sels[80];
 	int i, n = 0, r, how, cases = 0, bad = 0;
+	long nret;
+
+	if(argc == 3 && strcmp(argv[1], "ret") == 0 && (nret = parsenum(argv[2])) >= 0)
+		return ret(nret);
+	if(argc != 1){
+		fprintf(stderr, "usage: segs [ret N]\n");
+		return 2;
+	}
 
 	for(i = 0; i < 64; i++)
 		sels[n++] = i;

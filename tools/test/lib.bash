@@ -118,3 +118,37 @@ struct.pack_into(fmt, b, off, val)
 open(path, 'wb').write(b)
 EOF
 }
+
+# textintact NAME: every hash of kernel text that the last guest printed
+# (cat /dev/textsum: a line 0xHEX) is the hash of o/kernel's .text, as
+# #c/textsum computes it (32-bit FNV-1a).
+textintact() {
+	local want sums
+	want=$(python3 - o/kernel <<'PY'
+import struct, sys
+f = open(sys.argv[1], 'rb').read()
+shoff, = struct.unpack_from('<I', f, 32)
+shentsize, shnum, shstrndx = struct.unpack_from('<HHH', f, 46)
+sh = [struct.unpack_from('<IIIIII', f, shoff + i * shentsize) for i in range(shnum)]
+names = sh[shstrndx][4]
+for name, typ, flags, addr, off, size in sh:
+	if f[names + name:f.index(b'\0', names + name)] == b'.text':
+		h = 2166136261
+		for b in f[off:off + size]:
+			h = ((h ^ b) * 16777619) & 0xffffffff
+		print('%#x' % h)
+PY
+)
+	sums=$(grep -E '^0x[0-9a-f]+$' <<<"$out" | sort -u)
+	check "$1" [ -n "$want" -a "$sums" = "$want" ]
+}
+
+# pagesback NAME: the last guest printed /dev/sysstat at least twice,
+# and the first and last show the same free pages and kernel heap.
+pagesback() {
+	local n first last
+	n=$(grep -cE '^pages ' <<<"$out")
+	first=$(grep -E '^pages ' <<<"$out" | head -1 | awk '{print $4, $6}')
+	last=$(grep -E '^pages ' <<<"$out" | tail -1 | awk '{print $4, $6}')
+	check "$1" [ "$n" -ge 2 -a -n "$first" -a "$first" = "$last" ]
+}
