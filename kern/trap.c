@@ -74,7 +74,7 @@ userfault(int n, uint pc)
 static int
 retfault(Ureg *u)
 {
-	return up != nil && u->pc >= (uint)trapretload && u->pc <= (uint)trapretend;
+	return up != nil && u->pc >= (uint)trapretload && u->pc < (uint)trapretend;
 }
 
 void
