@@ -1,10 +1,10 @@
 /*
  * The x86 memory management unit: segments (flat, plus the TSS that
  * gives the kernel stack for traps from user mode; no LDT) and the
- * page tables of user address spaces.  The kernel half of every page directory is
- * the same: physical memory mapped at KZERO with 4 MB pages.  User
- * memory is mapped with 4 KB pages; the kernel only ever touches it
- * after checking these tables (okuser, uaddr).
+ * page tables of user address spaces.  The kernel half of every page
+ * directory is the same: physical memory mapped at KZERO with 4 MB
+ * pages.  User memory is mapped with 4 KB pages; the kernel only ever
+ * touches it after checking these tables (okuser, uaddr).
  */
 #include "u.h"
 #include "mem.h"
