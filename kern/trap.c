@@ -106,7 +106,7 @@ trap(Ureg *u)
 	case 1:
 		/*
 		 * The kernel sets no breakpoints and never single-steps, but a
-		 * user's single step held back by mov ss can land on the
+		 * debug trap that a user's mov ss held back can land on the
 		 * kernel's first instruction; the gate has cleared TF.
 		 */
 		if(!user)
