@@ -110,8 +110,8 @@ end
 continue
 EOF
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("localhost", 0)); print(s.getsockname()[1])')
-GDBPORT=$port ./run-qemu.sh -k -d -g -t 200 -c 'cat /dev/textsum; cat /dev/sysstat; segs ret 8
-cat /dev/sysstat; cat /dev/textsum' >"$T/console" 2>&1 &
+GDBPORT=$port guest -d -g -t 200 -c 'cat /dev/textsum; cat /dev/sysstat; segs ret 8
+cat /dev/sysstat; cat /dev/textsum' &
 qemu=$!
 for i in $(seq 1200); do
 	ss -ltn | grep -q ":$port " && break
