@@ -157,8 +157,8 @@ insn(char *name)
 		 * after the int, on the kernel's first instruction.
 		 */
 		asm volatile("pushfl; orl $0x100, (%%esp); popfl\n"
-			"movw %%ss, %%ax; movw %%ax, %%ss; int $0x40\n"
-			"pushfl; andl $~0x100, (%%esp); popfl" : : "a"(SYS_getpid) : "edx", "memory", "cc");
+			"movw %%ss, %%ax; movw %%ax, %%ss; int %1\n"
+			"pushfl; andl $~0x100, (%%esp); popfl" : : "a"(SYS_getpid), "i"(T_SYSCALL) : "edx", "memory", "cc");
 		printf("attack: movss: stepped over the system call and went on\n");
 		exit(1);
 	}else{

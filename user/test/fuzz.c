@@ -55,6 +55,9 @@ static char *echo[] = { "echo", "-n", NULL };
 static char *buf;	/* BUFSZ good bytes at the top of the heap */
 static uint32_t mxcsrmask;	/* the MXCSR bits this processor has */
 
+#define S(x) #x
+#define STR(x) S(x)
+
 /* The selectors user code can load: null, user code and data, any RPL. */
 static uint16_t usesel[] = { 0, 1, 2, 3, 0x18, 0x19, 0x1A, 0x1B, 0x20, 0x21, 0x22, 0x23 };
 
@@ -79,7 +82,7 @@ asm(".text\n"
 	"	movw 2(%ebx), %ax; movw %ax, %es\n"
 	"	movw (%ebx), %ax; movw %ax, %ds\n"
 	"	movl 8(%ebp), %eax\n"
-	"	int $0x40\n"
+	"	int $" STR(T_SYSCALL) "\n"
 	"	movw %ds, %ss:(%ebx); movw %es, %ss:2(%ebx)\n"
 	"	movw %fs, %ss:4(%ebx); movw %gs, %ss:6(%ebx)\n"
 	"	movw %ss, %cx; movw %cx, %ds; movw %cx, %es\n"
