@@ -153,12 +153,15 @@ insn(char *name)
 		asm volatile("inb $0x60, %%al" : : : "eax");
 	}else if(strcmp(name, "movss") == 0){
 		/*
-		 * Single-step over mov ss: the trap it holds back falls
-		 * after the int, on the kernel's first instruction.
+		 * Set TF just before mov ss, whose single-step trap mov ss
+		 * holds back past the int: it may fall on the kernel's
+		 * first instruction.
 		 */
-		asm volatile("pushfl; orl $0x100, (%%esp); popfl\n"
-			"movw %%ss, %%ax; movw %%ax, %%ss; int %1\n"
-			"pushfl; andl $~0x100, (%%esp); popfl" : : "a"(SYS_getpid), "i"(T_SYSCALL) : "edx", "memory", "cc");
+		asm volatile("movw %%ss, %%cx\n"
+			"pushfl; orl $0x100, (%%esp); popfl\n"
+			"movw %%cx, %%ss; int %1\n"
+			"pushfl; andl $~0x100, (%%esp); popfl"
+			: : "a"(SYS_getpid), "i"(T_SYSCALL) : "ecx", "edx", "memory", "cc");
 		printf("attack: movss: stepped over the system call and went on\n");
 		exit(1);
 	}else{
