@@ -8,6 +8,7 @@
 #include "mem.h"
 #include "dat.h"
 #include "fns.h"
+#include "x86.h"
 
 enum { Elfmag = 0x464C457F, Ptload = 1, Pfw = 2 };
 
@@ -199,6 +200,7 @@ kexec(char *path, char **argv)
 	up->ureg->cs = UCSEG;
 	up->ureg->ds = up->ureg->es = up->ureg->fs = up->ureg->gs = up->ureg->ss = UDSEG;
 	up->ureg->flags = 0x200;
+	fxrstor(&fpclean);	/* the FPU holds the running process's registers */
 	return 0;
 bad:
 	if(pd != nil)
