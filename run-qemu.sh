@@ -11,7 +11,7 @@ usage: ./run-qemu.sh [-k] [-d] [-g] [-c 'COMMANDS'] [-o FILE] [-a 'ARGS'] [-t SE
   -c COMMANDS  run COMMANDS through the shell, then power off; exit with their status
   -o FILE      connect the second serial port (/dev/eia1) to FILE on the host
   -d           deterministic run: -icount shift=0,sleep=off -rtc clock=vm
-  -g           wait for gdb on localhost:1234
+  -g           wait for gdb on localhost:1234 (or port $GDBPORT)
   -a ARGS      kernel command line, e.g. 'hz=1000'
   -t SECONDS   kill a guest still running after SECONDS (with -c, default 120)
 Exit status with -c: the commands' status (126 for any over 126); 124 if the
@@ -45,7 +45,7 @@ fi
 qemu=(qemu-system-i386 -m 128 -display none -no-reboot
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
 [ $det = 1 ] && qemu+=(-icount shift=0,sleep=off -rtc clock=vm)
-[ $gdb = 1 ] && qemu+=(-s -S)
+[ $gdb = 1 ] && qemu+=(-gdb "tcp:localhost:${GDBPORT:-1234}" -S)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -63,10 +63,11 @@ echo
 echo "| function | instructions per tick |"
 echo "|---|---|"
 read -r lo size <<<"$(nm -S o/bin/bench | awk '$4 ~ /^work(\.|$)/ { print $1, $2 }')"
-./run-qemu.sh -k -d -g -t 300 -c 'bench 1000000' >/dev/null 2>&1 &
+port=$((20000 + $$ % 20000))	# not 1234, which another QEMU may have
+GDBPORT=$port ./run-qemu.sh -k -d -g -t 300 -c 'bench 1000000' >/dev/null 2>&1 &
 qemu=$!
 sleep 1
-timeout 300 gdb -q -batch -ex "set \$ticks = 20" -ex "set \$lo = 0x$lo" -ex "set \$hi = 0x$lo + 0x$size" \
+timeout 300 gdb -q -batch -ex "set \$port = $port" -ex "set \$ticks = 20" -ex "set \$lo = 0x$lo" -ex "set \$hi = 0x$lo + 0x$size" \
 	-x tools/tickstep.py o/kernel 2>/dev/null | awk '$1 == "tick" { printf "| %s | %s |\n", $2, $3; t += $3 } END { printf "| total | %.1f |\n", t }'
 wait $qemu
 echo

@@ -9,13 +9,14 @@ import gdb
 TICKS = int(gdb.parse_and_eval("$ticks"))
 LO = int(gdb.parse_and_eval("$lo"))	# the interrupted pc must be in [LO, HI):
 HI = int(gdb.parse_and_eval("$hi"))	# bench's work loop
+PORT = int(gdb.parse_and_eval("$port"))	# QEMU's gdb port
 KZERO = 0xC0000000
 
 def sym(pc):
     s = gdb.execute("info symbol %#x" % pc, to_string=True).split()
     return s[0] if s and s[0] != "No" else "?"
 
-gdb.execute("target remote localhost:1234")
+gdb.execute("target remote localhost:%d" % PORT)
 gdb.execute("break vec32")
 counts = {}
 order = []
