@@ -1,14 +1,12 @@
 /*
  * The console device, #c: cons (the serial console, with a line
- * editor), null, time, ps, sysstat, textsum, and power.  Also the
- * kernel's own print and panic.
+ * editor), null, time, ps, sysstat, textsum, and power.  Its consputs
+ * is also where the kernel's print (kern/print.c) sends its text.
  */
 #include "u.h"
 #include "mem.h"
 #include "dat.h"
 #include "fns.h"
-#include "x86.h"
-#include <stdarg.h>
 
 enum { Qcons = 1, Qnull, Qtime, Qps, Qsysstat, Qtextsum, Qpower };
 
@@ -41,7 +39,8 @@ putc1(int c)
 	vgaputc(c);
 }
 
-static void
+/* Console output: the kernel's print and writes to cons. */
+void
 consputs(char *s, int n)
 {
 	int i;
@@ -123,78 +122,6 @@ consreadline(char *buf, long n)
 	return m;
 }
 
-void
-print(char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	consputs(buf, n < (int)sizeof buf ? n : (int)sizeof buf - 1);
-}
-
-void
-panic(char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-
-	cli();
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	print("panic: %s (from pc %#x)\n", buf, (uint)__builtin_return_address(0));
-	poweroff(1);
-}
-
-/*
- * Power off.  QEMU's isa-debug-exit device (at port 0xf4) ends QEMU
- * with exit code 2v+1 for the value v written; v = status+1 keeps
- * clear of 1, QEMU's own failure, so QEMU exits 2*status+3 (3 for
- * success).  Its exit code has 8 bits: statuses over 126 come out as
- * 126.  Then QEMU's ACPI ports; then halt.
- */
-void
-poweroff(int status)
-{
-	cli();
-	outl(0xF4, (status < 0 || status > 126 ? 126 : status) + 1);
-	outw(0x604, 0x2000);
-	outw(0xB004, 0x2000);
-	for(;;)
-		asm volatile("hlt");
-}
-
-static Chan*
-consattach(char *spec)
-{
-	USED(spec);
-	return devattach('c');
-}
-
-static int
-conswalk(Chan *c, char *name)
-{
-	return devwalk(c, name, consdir, nelem(consdir));
-}
-
-static int
-consstat(Chan *c, Dir *d)
-{
-	return devstat(c, d, consdir, nelem(consdir));
-}
-
-static int
-consopen(Chan *c, int omode)
-{
-	if(c->qid == QDIR && (omode & O_ACCMODE) != O_RDONLY)
-		return seterr(EISDIR, nil);
-	return 0;
-}
-
 static long
 consread(Chan *c, void *buf, long n, uvlong off)
 {
@@ -202,8 +129,6 @@ consread(Chan *c, void *buf, long n, uvlong off)
 	long r;
 
 	switch(c->qid){
-	case QDIR:
-		return devdirread(c, buf, n, off, consdir, nelem(consdir));
 	case Qcons:
 		return consreadline(buf, n);
 	case Qnull:
@@ -262,7 +187,9 @@ conswrite(Chan *c, void *buf, long n, uvlong off)
 }
 
 Dev consdevtab = {
-	'c',
-	nil, consattach, conswalk, consstat, consopen, nil,
-	consread, conswrite, nil, nil,
+	.dc = 'c',
+	.tab = consdir,
+	.ntab = nelem(consdir),
+	.read = consread,
+	.write = conswrite,
 };

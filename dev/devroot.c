@@ -1,6 +1,7 @@
 /*
  * The root file system, #/: a tree of directories and files in kernel
- * memory, filled at boot from the archive GRUB loaded, and writable.
+ * memory, filled at boot from the archive GRUB loaded (kern/archive.c),
+ * and writable.
  * A file's qid is its slot in node[] with a generation number above
  * it, so a channel to a removed file is recognised as stale.
  */
@@ -8,7 +9,6 @@
 #include "mem.h"
 #include "dat.h"
 #include "fns.h"
-#include "tar.h"
 
 enum {
 	NNODE	= 1024,		/* files and directories at once */
@@ -103,73 +103,12 @@ grow(Node *n, uint len)
 	return 0;
 }
 
-/* Add a file or directory from the boot archive, making its parents. */
-static int
-addpath(char *path, int dir, const uchar *data, uint size)
-{
-	char elem[NAMELEN], *p, *e;
-	int cur = 0, i;
-
-	for(p = path; *p; p = e){
-		e = strchr(p, '/');
-		if(e == nil)
-			e = p + strlen(p);
-		if(e - p >= NAMELEN)
-			return -1;
-		memmove(elem, p, e - p);
-		elem[e - p] = '\0';
-		if(*e == '/')
-			e++;
-		i = child(cur, elem);
-		if(i < 0 && (i = newnode(cur, elem, *e || dir ? DMDIR|0775 : 0664)) < 0)
-			return -1;
-		cur = i;
-	}
-	if(!dir){
-		if(grow(&node[cur], size) < 0)
-			return -1;
-		memmove(node[cur].data, data, size);
-		node[cur].len = size;
-	}
-	return 0;
-}
-
-/* Fill the tree from a ustar archive; a malformed one is a panic. */
-void
-rootload(uchar *a, uint len)
-{
-	Tarent e;
-	uint off = 0;
-	int r;
-
-	while((r = tarnext(a, len, &off, &e)) > 0)
-		if(addpath(e.name, e.dir, e.data, e.size) < 0)
-			panic("root: cannot add %s", e.name);
-	if(r < 0)
-		panic("root: bad archive at byte %d", off);
-}
-
-/* Add a file to the tree: how the boot modules other than the root appear. */
-void
-rootfile(char *path, uchar *data, uint len)
-{
-	if(addpath(path, 0, data, len) < 0)
-		panic("root: cannot add %s", path);
-}
-
 static void
 rootinit(void)
 {
 	node[0].used = 1;
 	node[0].perm = DMDIR|0775;
 	strcpy(node[0].name, "/");
-}
-
-static Chan*
-rootattach(char *spec)
-{
-	USED(spec);
-	return devattach('/');
 }
 
 static int
@@ -315,7 +254,13 @@ rootremove(Chan *c)
 }
 
 Dev rootdevtab = {
-	'/',
-	rootinit, rootattach, rootwalk, rootstat, rootopen, rootcreate,
-	rootread, rootwrite, nil, rootremove,
+	.dc = '/',
+	.init = rootinit,
+	.walk = rootwalk,
+	.stat = rootstat,
+	.open = rootopen,
+	.create = rootcreate,
+	.read = rootread,
+	.write = rootwrite,
+	.remove = rootremove,
 };

@@ -33,41 +33,6 @@ spinb(uint n)
 		;
 }
 
-static Chan*
-spinattach(char *spec)
-{
-	USED(spec);
-	return devattach('S');
-}
-
-static int
-spinwalk(Chan *c, char *name)
-{
-	return devwalk(c, name, spindir, nelem(spindir));
-}
-
-static int
-spinstat(Chan *c, Dir *d)
-{
-	return devstat(c, d, spindir, nelem(spindir));
-}
-
-static int
-spinopen(Chan *c, int omode)
-{
-	if(c->qid == QDIR && (omode & O_ACCMODE) != O_RDONLY)
-		return seterr(EISDIR, nil);
-	return 0;
-}
-
-static long
-spinread(Chan *c, void *buf, long n, uvlong off)
-{
-	if(c->qid == QDIR)
-		return devdirread(c, buf, n, off, spindir, nelem(spindir));
-	return seterr(EACCES, "permission denied");
-}
-
 static long
 spinwrite(Chan *c, void *buf, long n, uvlong off)
 {
@@ -95,7 +60,8 @@ spinwrite(Chan *c, void *buf, long n, uvlong off)
 }
 
 Dev spindevtab = {
-	'S',
-	nil, spinattach, spinwalk, spinstat, spinopen, nil,
-	spinread, spinwrite, nil, nil,
+	.dc = 'S',
+	.tab = spindir,
+	.ntab = nelem(spindir),
+	.write = spinwrite,
 };

@@ -14,7 +14,7 @@ static Mount	mounts[NMOUNT];
 static Chan	*rootchan;	/* the root file system's root */
 
 Chan*
-newchan(int type, int dev, uint qid)
+newchan(int type, uint qid)
 {
 	Chan *c;
 
@@ -22,7 +22,6 @@ newchan(int type, int dev, uint qid)
 		return nil;
 	c->ref = 1;
 	c->type = type;
-	c->dev = dev;
 	c->qid = qid;
 	c->mode = -1;
 	return c;
@@ -43,7 +42,7 @@ cclose(Chan *c)
 {
 	if(--c->ref > 0)
 		return;
-	if(c->mode >= 0 && devtab[c->type]->close != nil)
+	if(c->mode >= 0)
 		devtab[c->type]->close(c);
 	kfree(c);
 }
@@ -54,7 +53,7 @@ cclone(Chan *c)
 {
 	Chan *nc;
 
-	if((nc = newchan(c->type, c->dev, c->qid)) == nil)
+	if((nc = newchan(c->type, c->qid)) == nil)
 		return nil;
 	nc->aux = c->aux;
 	nc->mnt = c->mnt;
@@ -64,7 +63,7 @@ cclone(Chan *c)
 static int
 eqchan(Chan *a, Chan *b)
 {
-	return a->type == b->type && a->dev == b->dev && a->qid == b->qid;
+	return a->type == b->type && a->qid == b->qid;
 }
 
 static Mount*
@@ -192,48 +191,36 @@ cleanpath(char *dst, char *dot, char *path)
 Chan*
 namec(char *path, char *last)
 {
-	char clean[PATHMAX], *p, *e;
+	char clean[PATHMAX], elem[NAMELEN], *p;
 	Chan *c;
-	int i;
+	int n;
 
 	if(cleanpath(clean, up ? up->dot : "/", path) < 0)
 		return nil;
 	p = clean;
 	if(*p == '#'){
-		for(i = 0; devtab[i] != nil; i++)
-			if(devtab[i]->dc == p[1])
-				break;
-		if(devtab[i] == nil || p[1] == '\0'){
-			seterr(ENOENT, "unknown device");
-			return nil;
-		}
-		p += 2;
+		c = cattach(p[1]);
 		while(*p && *p != '/')
 			p++;
-		c = devtab[i]->attach("");
-	}else
-		c = cclone(rootchan);
-	if(c == nil){
+	}else if((c = cclone(rootchan)) == nil)
 		seterr(ENOMEM, nil);
+	if(c == nil)
 		return nil;
-	}
 	c = domount(c);
-	while(*p == '/'){
-		e = strchr(p + 1, '/');
-		if(e == nil && last != nil){
-			if(p[1] == '\0')
-				break;
-			strcpy(last, p + 1);
+	/* A clean path is "/elem" repeated, each elem shorter than NAMELEN. */
+	while(*p == '/' && p[1] != '\0'){
+		p++;
+		for(n = 0; p[n] != '\0' && p[n] != '/'; n++)
+			;
+		memmove(elem, p, n);
+		elem[n] = '\0';
+		p += n;
+		if(*p == '\0' && last != nil){
+			strcpy(last, elem);
 			return c;
 		}
-		if(e != nil)
-			*e = '\0';
-		if(p[1] != '\0' && (c = walk1(c, p + 1)) == nil)
+		if((c = walk1(c, elem)) == nil)
 			return nil;
-		if(e == nil)
-			break;
-		*e = '/';
-		p = e;
 	}
 	if(last != nil){
 		cclose(c);
@@ -241,6 +228,53 @@ namec(char *path, char *last)
 		return nil;
 	}
 	return c;
+}
+
+/* The union that binding cn at co makes, in u: its size, or -1. */
+static int
+newunion(Chan *cn, Chan *co, int flag, Chan **u)
+{
+	Chan *dirs[NUNION];
+	int i, n, nu = 0;
+
+	if(flag == MBEFORE)
+		u[nu++] = cn;
+	if(flag != MREPL){
+		n = unionof(co, dirs);
+		for(i = 0; i < n; i++){
+			if(eqchan(dirs[i], cn))
+				continue;
+			if(nu == NUNION - 1)
+				return seterr(ENOMEM, "union full");
+			u[nu++] = dirs[i];
+		}
+	}
+	if(flag != MBEFORE)
+		u[nu++] = cn;
+	return nu;
+}
+
+/* The mount point at co: the one there is, or a new one with an empty union. */
+static Mount*
+mountat(Chan *co)
+{
+	Mount *m;
+
+	if(co->mnt != nil)
+		return co->mnt;
+	for(m = mounts; m < mounts + NMOUNT && m->from != nil; m++)
+		;
+	if(m == mounts + NMOUNT){
+		seterr(ENOMEM, "mount table full");
+		return nil;
+	}
+	if((m->from = cclone(co)) == nil){
+		seterr(ENOMEM, nil);
+		return nil;
+	}
+	m->from->mnt = nil;
+	m->n = 0;
+	return m;
 }
 
 /*
@@ -251,69 +285,35 @@ namec(char *path, char *last)
 int
 kbind(char *new, char *old, int flag)
 {
-	Chan *cn, *co, *dirs[NUNION], *u[NUNION];
+	Chan *cn = nil, *co = nil, *u[NUNION];
 	Mount *m;
-	int i, n, nu;
+	int i, nu, r = -1;
 
 	if(flag != MREPL && flag != MBEFORE && flag != MAFTER)
-		return seterr(EINVAL, "bad bind flag");
-	if((cn = namec(new, nil)) == nil)
-		return -1;
-	if((co = namec(old, nil)) == nil){
-		cclose(cn);
-		return -1;
+		seterr(EINVAL, "bad bind flag");
+	else if((cn = namec(new, nil)) == nil || (co = namec(old, nil)) == nil)
+		;	/* namec has said why */
+	else if((cn->qid & QDIR) != (co->qid & QDIR))
+		seterr(ENOTDIR, "bind: directory and file");
+	else if((nu = newunion(cn, co, flag, u)) >= 0 && (m = mountat(co)) != nil){
+		/* The union takes over cn's reference, and one more of each other. */
+		cn->mnt = nil;
+		for(i = 0; i < nu; i++)
+			if(u[i] != cn)
+				incref(u[i]);
+		for(i = 0; i < m->n; i++)
+			cclose(m->to[i]);
+		for(i = 0; i < nu; i++)
+			m->to[i] = u[i];
+		m->n = nu;
+		cn = nil;
+		r = 0;
 	}
-	if((cn->qid & QDIR) != (co->qid & QDIR)){
+	if(cn != nil)
 		cclose(cn);
+	if(co != nil)
 		cclose(co);
-		return seterr(ENOTDIR, "bind: directory and file");
-	}
-	cn->mnt = nil;
-	nu = 0;
-	if(flag == MBEFORE)
-		u[nu++] = cn;
-	if(flag != MREPL){
-		n = unionof(co, dirs);
-		for(i = 0; i < n; i++){
-			if(eqchan(dirs[i], cn))
-				continue;
-			if(nu == NUNION - 1){
-				cclose(cn);
-				cclose(co);
-				return seterr(ENOMEM, "union full");
-			}
-			u[nu++] = dirs[i];
-		}
-	}
-	if(flag != MBEFORE)
-		u[nu++] = cn;
-	m = co->mnt;
-	if(m == nil){
-		for(m = mounts; m < mounts + NMOUNT && m->from != nil; m++)
-			;
-		if(m == mounts + NMOUNT){
-			cclose(cn);
-			cclose(co);
-			return seterr(ENOMEM, "mount table full");
-		}
-		if((m->from = cclone(co)) == nil){
-			cclose(cn);
-			cclose(co);
-			return seterr(ENOMEM, nil);
-		}
-		m->from->mnt = nil;
-		m->n = 0;
-	}
-	for(i = 0; i < nu; i++)
-		if(u[i] != cn)
-			incref(u[i]);
-	for(i = 0; i < m->n; i++)
-		cclose(m->to[i]);
-	for(i = 0; i < nu; i++)
-		m->to[i] = u[i];
-	m->n = nu;
-	cclose(co);
-	return 0;
+	return r;
 }
 
 void

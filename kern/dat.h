@@ -3,7 +3,6 @@
  * trap frame.  Plan 9's names where there is one.
  */
 #include "sys.h"
-#include "errno.h"
 
 typedef struct Chan	Chan;
 typedef struct Context	Context;
@@ -73,7 +72,6 @@ struct Context {
 struct Chan {
 	int	ref;		/* references to this channel */
 	int	type;		/* index into devtab */
-	int	dev;		/* instance of the device */
 	uint	qid;		/* file within the device; QDIR for a directory */
 	int	mode;		/* O_RDONLY etc. once open, -1 before */
 	uvlong	offset;		/* next byte read or written */
@@ -97,20 +95,26 @@ struct Dirtab {
 };
 
 /*
- * A device: its letter and its operations.  Operations that fail call
- * seterr and return -1 (or nil).
+ * A device: its letter, its files and its operations, filled by name
+ * (.read = consread).  An operation a device leaves out is the
+ * default of kern/dev.c (devwalk and the like), which serve a flat
+ * directory of the files in tab.  Operations that fail call seterr
+ * and return -1.
  */
 struct Dev {
 	int	dc;		/* letter after '#' */
-	void	(*init)(void);
-	Chan*	(*attach)(char *spec);
+	Dirtab	*tab;		/* the files of a flat directory, or nil */
+	int	ntab;		/* entries in tab */
+	void	(*reset)(void);	/* at the start of main, before memory */
+	void	(*init)(void);	/* once memory and traps are up */
+	int	(*attach)(Chan*);	/* set up c, new at the device's root */
 	int	(*walk)(Chan*, char *name);	/* move c to name within it */
 	int	(*stat)(Chan*, Dir*);
 	int	(*open)(Chan*, int omode);
 	int	(*create)(Chan*, char *name, int omode, uint perm);
 	long	(*read)(Chan*, void*, long, uvlong);
 	long	(*write)(Chan*, void*, long, uvlong);
-	void	(*close)(Chan*);
+	void	(*close)(Chan*);	/* c was open */
 	int	(*remove)(Chan*);
 };
 

@@ -6,26 +6,24 @@ cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
 # Boot through GRUB from the ISO.
-./run-qemu.sh -c 'echo booted through grub' >"$T/iso" 2>&1
-st=$?
-out=$(tr -d '\r' <"$T/iso")
+guest -iso -c 'echo booted through grub'
 has boot-iso '^booted through grub$'
 check boot-iso-status [ "$st" = 0 ]
 
 # Boot with -kernel, to an interactive shell prompt; type at it once it is there.
 mkfifo "$T/keys"
-./run-qemu.sh -k -t 60 <"$T/keys" >"$T/prompt" 2>&1 &
+guest -t 60 <"$T/keys" &
 qemu=$!
 exec 3>"$T/keys"
 for i in $(seq 600); do
-	grep -q '^\$ ' "$T/prompt" && break
+	grep -q '^\$ ' "$T/console" 2>/dev/null && break
 	sleep 0.1
 done
 printf 'echo typed at the prompt\nhalt 5\n' >&3
 exec 3>&-
 wait $qemu
 st=$?
-out=$(tr -d '\r' <"$T/prompt")
+out=$(tr -d '\r\0' <"$T/console")
 has prompt '^\$ '
 has prompt-typed '^typed at the prompt$'
 check prompt-halt-status [ "$st" = 5 ]
@@ -62,6 +60,19 @@ guest -c 'echo one two three | cat | cat > /tmp/p; cat < /tmp/p; echo x; echo y 
 has pipe-chain '^one two three$'
 check pipe-append [ "$(grep -c '^one two three$' <<<"$out")" = 2 ]
 has redirect-append '^y$'
+
+# Pipes are a device like the others: #| is a new pipe, data its end to
+# read and data1 its end to write, each only that way; opened by name
+# alone, data reads end of file, and nothing leaks; #| can be bound.
+guest -c "cat /dev/sysstat; ls '#|'; cat '#|/data'; echo read \$?; echo y > '#|/data'; echo wrongway \$?
+cat /dev/sysstat; bind '#|' /tmp; ls /tmp; cat /tmp/data1; echo readend \$?"
+has pipedev-files '^data1$'
+has pipedev-eof '^read 0$'
+has pipedev-wrong-way 'data: permission denied'
+has pipedev-wrong-way-status '^wrongway 1$'
+has pipedev-bound-read-end 'data1: permission denied'
+stats=$(grep '^pages' <<<"$out")
+check pipedev-no-leak [ "$(wc -l <<<"$stats")" = 2 -a "$(sort -u <<<"$stats" | wc -l)" = 1 ]
 
 guest -c "sh -c 'exit 7'; echo status \$?; echo 'exit 3' > /tmp/s; sh /tmp/s; echo script \$?
 fault; echo killed \$?; nosuch; echo missing \$?"
@@ -103,7 +114,7 @@ has hz-bad '^hz must be 50 to 10000: using 100$'
 has hz-bad-default '^[0-9]+ 100$'
 
 guest -t 300 -c 'cat /dev/textsum; cat /dev/sysstat; fuzz 100000; cat /dev/sysstat
-proftest > /dev/null; cat /dev/textsum'
+profiltest > /dev/null; cat /dev/textsum'
 has fuzz-ok 'fuzz: 100000 calls, ok$'
 hasnt fuzz-no-panic 'panic'
 before=$(grep -E '^pages' <<<"$out" | head -1 | awk '{print $4}')

@@ -7,7 +7,7 @@
 #define UNISTD_H
 #include <stddef.h>
 #include "stdint.h"
-#include "sys.h"
+#include "kern/sys.h"
 
 void	_exit(int) __attribute__((noreturn));
 int	fork(void);

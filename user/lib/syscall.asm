@@ -4,7 +4,7 @@
 ; and an error number in edx: if that is not 0 the stub stores it in
 ; errno and in _errnosys and returns -1.  The library sets errno too
 ; (malloc, strtol), so perror trusts the kernel's error string only
-; while errno still equals _errnosys.  The numbers come from sys.h,
+; while errno still equals _errnosys.  The numbers come from kern/sys.h,
 ; through the o/sys.inc that mk makes from it.
 
 %include "sys.inc"

@@ -1,9 +1,8 @@
 /*
- * String and memory functions: the C library's, and the kernel's too,
- * which is built from this same file.
+ * String and memory functions: the kernel's, and the C library's too,
+ * which links this same object (kern/lib.h).
  */
-#include <stddef.h>
-#include "string.h"
+#include "lib.h"
 
 void*
 memset(void *dst, int c, size_t n)
