@@ -82,6 +82,12 @@ has killed-status '^killed 255$'
 has missing-command '^sh: nosuch: '
 has missing-status '^missing 1$'
 
+# init powers off through #c, which no bind can hide, and never exits.
+guest -c 'mkdir /tmp/d; bind /tmp/d /dev; echo bound; exit 3'
+has bind-over-dev '^bound$'
+hasnt bind-over-dev-no-panic 'panic'
+check bind-over-dev-status [ "$st" = 3 ]
+
 guest -c 'spin 2 & spin 2; sleep 1'
 n=$(grep -cE '^spin [0-9]+: ticks' <<<"$out")
 check preempt-both-finish [ "$n" = 2 ]
