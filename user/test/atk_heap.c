@@ -1,12 +1,11 @@
 /*
- * atk_heap: take the whole kernel heap for files in /tmp, past the
- * 2 MB that files are meant to leave for processes.  Fill the heap with
- * files until the root file system refuses (heap free just over its
- * reserve), make one pipe so that free heap drops below the reserve,
- * and grow files again: grow() compares against heapfree() - Reserve,
- * which has wrapped round to a huge unsigned number.  When the program
- * exits, too little heap is left for a kernel stack: no process can
- * fork again, not even to remove the files.
+ * atk_heap: try to take the whole kernel heap for files in /tmp, past
+ * the 2 MB that files leave for processes.  Fill the heap with files
+ * until the root file system refuses (heap free just over its reserve),
+ * make one pipe so that free heap drops below the reserve, and grow
+ * files again: they must still be refused.  (The check compared with
+ * heapfree() - Reserve, which wrapped round below the reserve, and then
+ * no process could be made again, not even to remove the files.)
  */
 #include <stdio.h>
 #include <unistd.h>

@@ -1,9 +1,8 @@
 /*
- * atk_pipeexec: exec "#|/data".  kexec reads the program through the
- * channel namec gave it without opening it, and a pipe's buffer (the
- * channel's aux) exists only once an end is open: piperead follows a
- * nil Pipe pointer, so the kernel reads its "pipe" out of user page
- * 0x1000 and faults on page 0.
+ * atk_pipeexec: exec "#|/data", a pipe never opened.  A pipe's buffer
+ * exists only once an end is open, so exec must open what it loads, as
+ * any reader does; before it did, the kernel followed a nil pipe and
+ * panicked.  The exec must fail (no writer: an empty program).
  */
 #include <stdio.h>
 #include <unistd.h>
