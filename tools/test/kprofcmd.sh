@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 #
 # Host unit tests for kprof (user/kprof.c, with user/lib/elfsym.c).
-# Builds kprof and a second copy with the address and
+# Builds o/host/kprof and a second copy with the address and
 # undefined-behaviour sanitizers, makes small i386 kernels whose functions
 # sit at known addresses and kpdata files with known counts, and checks
 # each case's exact output and exit status under both builds.  Prints

@@ -3,7 +3,7 @@
 # Host tests for prof (user/prof.c, with user/lib/elfsym.c) and the
 # gmon.out that profiled programs write (user/lib/gmon.c).
 #
-# Builds prof and a copy with the address and undefined-behaviour
+# Builds o/host/prof and a copy with the address and undefined-behaviour
 # sanitizers, and checks their exact output and exit status on a small
 # i386 program with functions at known addresses and gmon.out files
 # made to order: good ones, and truncated, foreign, wrong-version and
