@@ -5,7 +5,10 @@
  * registers the whole time it runs, in the kernel too: the kernel is
  * built to use none of them (-mgeneral-regs-only in the mkfile).
  * Saving every time is simpler than saving only when another process
- * wants the FPU, and costs two instructions a switch.
+ * wants the FPU, and costs two instructions a switch.  memset and
+ * memmove borrow the SSE registers for long runs, saving and restoring
+ * them around it (kern/string.c), so the kernel needs SSE; fpuinit runs
+ * before anything calls them.
  */
 #include "u.h"
 #include "mem.h"
@@ -33,8 +36,10 @@ fpuinit(void)
 
 	if((cpu & CPUfxsr) == 0)
 		panic("fpuinit: no fxsave and fxrstor (CPUID FXSR): a Pentium II or later is needed");
+	if((cpu & CPUsse) == 0)
+		panic("fpuinit: no SSE (CPUID SSE), which memset and memmove use: a Pentium III or later is needed");
 	lcr0((rcr0() | CR0mp | CR0ne) & ~(CR0em | CR0ts));
-	lcr4(rcr4() | CR4osfxsr | ((cpu & CPUsse) ? CR4osxmmexcpt : 0));
+	lcr4(rcr4() | CR4osfxsr | CR4osxmmexcpt);
 
 	/*
 	 * What fninit leaves (all exceptions masked, round to nearest, 64-bit

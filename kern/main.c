@@ -111,11 +111,11 @@ main(uint magic, Mbinfo *mb)
 	print("\nkprof kernel: booting\n");
 	if(magic != Mbmagic)
 		panic("not loaded by a multiboot loader (magic %#x)", magic);
+	fpuinit();	/* before the first long memset or memmove */
 	if(mb->flags & Mbcmdline)
 		parsecmdline(KADDR(mb->cmdline));
 	meminit(mb);
 	mmuinit();
-	fpuinit();
 	trapinit();
 	i8259init();
 	chandevinit();

@@ -3,8 +3,10 @@
  *
  *	keep N		N rounds: put values in every x87 and SSE register and in
  *			both control words, keep them over clock ticks while a
- *			second process spins clobbering every FPU register, and
- *			over a sleep; then read them back
+ *			second process spins clobbering every FPU register, over
+ *			a sleep, and over a write and a read of a page through a
+ *			pipe (the kernel's memmove borrows the SSE registers);
+ *			then read them back
  *	fork		put values in the registers and fork: the child must see
  *			the parent's values, and the parent keep them
  *	clean		the registers must be as fninit leaves them, SSE zero:
@@ -38,13 +40,17 @@ struct Regs {
 #define SPIN	0
 #define SLEEP	1
 #define FORK	2
+#define PIPE	3
+
+int pipefd[2];		/* PIPE writes pipebuf to pipefd[1], then reads it back from pipefd[0] */
+char pipebuf[4096];
 
 uintptr_t samples[4];	/* pcsample's: the last is set after four ticks in this process */
 
 /*
  * int hold(Regs *in, Regs *out, int how): load every register from in,
- * then spin until samples[3] is set, or sleep 30 ms, or fork; then
- * store every register in out.  Returns 0, or fork's result.
+ * then spin until samples[3] is set, or sleep 30 ms, or fork, or pass
+ * pipebuf through the pipe; then store every register in out.  Returns 0, or fork's result.
  */
 int hold(Regs*, Regs*, int);
 /* void loadregs(Regs *in): hold's first half. */
@@ -86,7 +92,21 @@ asm(".text\n"
 	"	int $" STR(T_SYSCALL) "\n"
 	"	addl $8, %esp\n"
 	"	jmp 4f\n"
-	"3:	movl $" STR(SYS_fork) ", %eax\n"
+	"3:	cmpl $" STR(PIPE) ", %ecx\n"
+	"	jne 5f\n"
+	"	pushl $4096\n"
+	"	pushl $pipebuf\n"
+	"	pushl pipefd+4\n"
+	"	pushl $0\n"
+	"	movl $" STR(SYS_write) ", %eax\n"
+	"	int $" STR(T_SYSCALL) "\n"
+	"	movl pipefd, %eax\n"
+	"	movl %eax, 4(%esp)\n"
+	"	movl $" STR(SYS_read) ", %eax\n"
+	"	int $" STR(T_SYSCALL) "\n"
+	"	addl $16, %esp\n"
+	"	jmp 4f\n"
+	"5:	movl $" STR(SYS_fork) ", %eax\n"
 	"	int $" STR(T_SYSCALL) "\n"
 	"	movl %eax, %ebx\n"
 	"4:	movl 12(%esp), %eax\n"
@@ -174,6 +194,10 @@ keep(long n)
 	long i;
 	int pid, bad = 0;
 
+	if(pipe(pipefd) < 0){
+		perror("fpu: pipe");
+		return 1;
+	}
 	fflush(stdout);
 	if((pid = fork()) < 0){
 		perror("fpu: fork");
@@ -189,6 +213,13 @@ keep(long n)
 		bad |= differ("over ticks", &in, &out);
 		hold(&in, &out, SLEEP);
 		bad |= differ("over a sleep", &in, &out);
+		memset(pipebuf, i, sizeof pipebuf);
+		hold(&in, &out, PIPE);
+		bad |= differ("over a pipe", &in, &out);
+		if(pipebuf[0] != (char)i || pipebuf[sizeof pipebuf - 1] != (char)i){
+			printf("fpu: the pipe lost the page\n");
+			bad = 1;
+		}
 	}
 	pcsample(NULL, 0);
 	kill(pid);
