@@ -145,6 +145,7 @@ struct Proc {
 	Proc	*parent;
 	int	status;		/* exit status, for wait */
 	int	killed;		/* die on the way back to user mode */
+	int	noteid;		/* note group, for ^C: inherited on fork */
 	void	*wchan;		/* what it sleeps on */
 	Chan	*fd[NFD];
 	char	dot[PATHMAX];	/* current directory, a clean absolute path */

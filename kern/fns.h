@@ -78,6 +78,7 @@ int	pfork(void);
 void	pexit(int) __attribute__((noreturn));
 int	pwait(int*);
 int	pkill(int);
+void	pkillgrp(int);
 int	procdump(char*, int);
 
 /* prof.c */
@@ -110,6 +111,7 @@ long	sysfstat(uint*);
 long	sysremove(uint*);
 long	syschdir(uint*);
 long	sysbind(uint*);
+long	sysgetwd(uint*);
 
 /* sysproc.c */
 long	sysexit(uint*);
@@ -120,6 +122,7 @@ long	syssbrk(uint*);
 long	syssleep(uint*);
 long	syskill(uint*);
 long	syserrstr(uint*);
+long	syssetnoteid(uint*);
 
 /* trap.c */
 void	trapinit(void);

@@ -1,6 +1,6 @@
 /*
  * Processes: creation, the scheduler, sleep and wakeup, fork, exit,
- * wait and kill.  There is one processor, and a process in the kernel
+ * wait and kill, and note groups.  There is one processor, and a process in the kernel
  * is never preempted, only interrupted; so interrupts need be off
  * (splhi ... splx) only around what interrupt handlers touch too: the
  * processes' states (wakeup), console and serial input, the profilers.
@@ -72,6 +72,7 @@ newproc(void)
 	p->killed = 0;
 	p->status = 0;
 	p->parent = nil;
+	p->noteid = p->pid;
 	memset(&p->prof, 0, sizeof p->prof);
 	memset(&p->pcs, 0, sizeof p->pcs);
 	memset(p->fd, 0, sizeof p->fd);
@@ -212,6 +213,7 @@ pfork(void)
 	np->hbase = up->hbase;
 	np->brk = up->brk;
 	np->parent = up;
+	np->noteid = up->noteid;
 	strcpy(np->name, up->name);
 	strcpy(np->dot, up->dot);
 	for(i = 0; i < NFD; i++)
@@ -295,6 +297,15 @@ pwait(int *status)
 	}
 }
 
+/* Mark p to die on its way back to user mode.  Interrupts are off. */
+static void
+killp(Proc *p)
+{
+	p->killed = 1;
+	if(p->state == Sleeping)
+		p->state = Runnable;
+}
+
 int
 pkill(int pid)
 {
@@ -307,14 +318,30 @@ pkill(int pid)
 				splx(s);
 				return seterr(EPERM, "cannot kill init");
 			}
-			p->killed = 1;
-			if(p->state == Sleeping)
-				p->state = Runnable;
+			killp(p);
 			splx(s);
 			return 0;
 		}
 	splx(s);
 	return seterr(ESRCH, nil);
+}
+
+/*
+ * Kill every process of note group id but init: the console's ^C.
+ * A process starts in its parent's group; setnoteid moves it.  The
+ * shell puts each command it runs in a group of its own, and tells
+ * the console (consctl fg) which one is in the foreground.
+ */
+void
+pkillgrp(int id)
+{
+	Proc *p;
+	int s = splhi();
+
+	for(p = proc; p < proc + NPROC; p++)
+		if(p->noteid == id && p != initproc && p->state != Unused && p->state != Zombie)
+			killp(p);
+	splx(s);
 }
 
 /* The text of /dev/ps: a line per process. */

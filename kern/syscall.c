@@ -41,6 +41,8 @@ static struct {
 	[SYS_errstr]	{ syserrstr,	2 },
 	[SYS_profil]	{ sysprofil,	4 },
 	[SYS_pcsample]	{ syspcsample,	2 },
+	[SYS_setnoteid]	{ syssetnoteid,	1 },
+	[SYS_getwd]	{ sysgetwd,	2 },
 };
 
 enum { NARG = 4 };	/* the most any call takes */

@@ -37,7 +37,9 @@
 #define SYS_errstr	24
 #define SYS_profil	25
 #define SYS_pcsample	26
-#define NSYSCALL	27
+#define SYS_setnoteid	27
+#define SYS_getwd	28
+#define NSYSCALL	29
 
 /* open modes */
 #define O_RDONLY	0
