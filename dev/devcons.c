@@ -81,7 +81,7 @@ erase1(void)
  * A character typed at the console, called at interrupt time: the
  * line discipline.  ^P (the process list) works in both modes; in
  * cooked mode ^H and DEL erase a character, ^U the line, ^W a word,
- * ^C kills the foreground note group and the line, ^D ends a line
+ * ^C kills the foreground note group and discards the input, ^D ends a line
  * without a newline (so at its start, it reads as end of file), and
  * any other control character or escape sequence (an arrow key) is
  * dropped: none reaches a reader.
@@ -133,8 +133,8 @@ consinput(int c)
 		while(in.e != in.w && !isspace1(in.buf[(in.e-1) % Ibuf]))
 			erase1();
 		return;
-	case CTRL('C'):
-		in.e = in.w;
+	case CTRL('C'):	/* and what was typed ahead goes too, as in Unix */
+		in.r = in.w = in.e;
 		consputs("^C\n", 3);
 		if(in.fg != 0)
 			pkillgrp(in.fg);
