@@ -26,7 +26,7 @@ extern char etext[];		/* end of text, from the linker */
 
 static int failures;
 static char buf[8192];
-static char *argv0[] = { "echo", NULL };
+static char *echoargv[] = { "echo", NULL };
 
 /* Pointers no call may use: each must give EFAULT. */
 static struct {
@@ -203,9 +203,9 @@ exectest(void)
 	}
 	if((st = waitchild(pid)) != 42)
 		fail("exec usertests -exit 42: status %d", st);
-	experr(exec("/nonexistent", argv0), ENOENT, "exec /nonexistent");
+	experr(exec("/nonexistent", echoargv), ENOENT, "exec /nonexistent");
 	if(mkfile("/tmp/ut.notelf", "#!/bin/sh\necho not elf\n") == 0)
-		experr(exec("/tmp/ut.notelf", argv0), ENOEXEC, "exec a text file");
+		experr(exec("/tmp/ut.notelf", echoargv), ENOEXEC, "exec a text file");
 	remove("/tmp/ut.notelf");
 }
 
@@ -541,7 +541,7 @@ badargtest(void)
 		experr(bind("/tmp", b, MAFTER), EFAULT, "bind onto %s", bad[i].name);
 		experr(errstr(b, ERRMAX), EFAULT, "errstr into %s", bad[i].name);
 		experr(pipe((int*)b), EFAULT, "pipe into %s", bad[i].name);
-		experr(exec(b, argv0), EFAULT, "exec %s", bad[i].name);
+		experr(exec(b, echoargv), EFAULT, "exec %s", bad[i].name);
 		experr(exec("/bin/echo", (char**)b), EFAULT, "exec argv %s", bad[i].name);
 		if(b == NULL)
 			continue;	/* NULL ends an argv; wait(NULL) drops the status */
@@ -589,7 +589,7 @@ badargtest(void)
 		experr(chdir(b), EFAULT, "chdir to a string off the heap");
 		experr(mkdir(b), EFAULT, "mkdir of a string off the heap");
 		experr(bind(b, "/tmp", MAFTER), EFAULT, "bind of a string off the heap");
-		experr(exec(b, argv0), EFAULT, "exec of a string off the heap");
+		experr(exec(b, echoargv), EFAULT, "exec of a string off the heap");
 		argv1[1] = b;
 		experr(exec("/bin/echo", argv1), EFAULT, "exec of an argument off the heap");
 		*(char**)(end - 4) = "echo";

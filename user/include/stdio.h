@@ -13,6 +13,7 @@ struct FILE {
 	int	n;		/* bytes waiting in buf */
 	int	lbuf;		/* flush at each newline */
 	int	unbuf;		/* flush at the end of each call */
+	int	err;		/* a write failed: exit reports it */
 	char	buf[BUFSIZ];	/* output not yet written */
 };
 
@@ -29,5 +30,8 @@ int	fputc(int, FILE*);
 int	putchar(int);
 int	fflush(FILE*);
 void	perror(const char*);
+void	warn(const char*);	/* "argv0: what: error" */
+
+extern const char	*argv0;		/* the program's name, argv[0] */
 
 #endif
