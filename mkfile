@@ -91,11 +91,16 @@ o/bin/%.prof: o/u/%.o user/lib/gcrt0.o user/lib/libc.a user/user.ld
 	mkdir -p o/bin
 	ld $LDFLAGS -T user/user.ld -o $target user/lib/gcrt0.o o/u/$stem.o user/lib/libc.a $LIBGCC
 
-# The boot archive: /bin, /kernel (the booted ELF, symbols and all), /tmp.
-o/root.tar: o/kernel $PROGS $PROFPROGS
+# The man pages, doc/man/NAME.SECTION, go in /man for man(1).
+MANPAGES=`ls doc/man/*.[1-9]`
+
+# The boot archive: /bin, /kernel (the booted ELF, symbols and all),
+# /man, /tmp.
+o/root.tar: o/kernel $PROGS $PROFPROGS $MANPAGES
 	rm -rf o/root
-	mkdir -p o/root/bin o/root/tmp o/root/dev o/root/boot
+	mkdir -p o/root/bin o/root/tmp o/root/dev o/root/boot o/root/man
 	cp $PROGS $PROFPROGS o/root/bin/
+	cp $MANPAGES o/root/man/
 	cp o/kernel o/root/kernel
 	tar --format=ustar --owner=0 --group=0 --numeric-owner -cf $target -C o/root .
 

@@ -19,12 +19,28 @@ struct FILE {
 
 extern FILE *stdin, *stdout, *stderr;
 
+/* Reading lines of any length from a file descriptor (rdline.c). */
+typedef struct Linebuf Linebuf;
+struct Linebuf {
+	int	fd;		/* read from this */
+	char	*buf;		/* input read, from malloc */
+	long	size;		/* bytes of room in buf */
+	long	start;		/* the next line starts here */
+	long	end;		/* the input read ends here */
+	int	eof;		/* read returned 0 */
+};
+
+void	lineinit(Linebuf*, int fd);
+char	*rdline(Linebuf*, long *len);
+void	linefree(Linebuf*);
+
 int	vsnprintf(char*, size_t, const char*, va_list);
 int	snprintf(char*, size_t, const char*, ...);
 int	vfprintf(FILE*, const char*, va_list);
 int	fprintf(FILE*, const char*, ...);
 int	printf(const char*, ...);
 int	fputs(const char*, FILE*);
+size_t	fwrite(const void*, size_t, size_t, FILE*);
 int	puts(const char*);
 int	fputc(int, FILE*);
 int	putchar(int);

@@ -118,6 +118,14 @@ fputs(const char *s, FILE *f)
 	return putbytes(f, s, strlen(s));
 }
 
+size_t
+fwrite(const void *p, size_t size, size_t n, FILE *f)
+{
+	if(putbytes(f, p, size*n) == EOF)
+		return 0;
+	return n;
+}
+
 int
 puts(const char *s)
 {
