@@ -324,6 +324,7 @@ consctlwrite(Chan *c, char *msg, long n)
 	s = splhi();
 	if(iscmd(msg, n, "rawon")){
 		in.raw = 1;
+		in.esc = 0;
 		in.w = in.e;	/* a half-typed line is ready as it is */
 		c->aux = &in;
 	}else if(iscmd(msg, n, "rawoff")){

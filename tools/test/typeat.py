@@ -49,6 +49,10 @@ def main():
         while proc.poll() is None and time.time() < deadline:
             if not pump(0.2):
                 break
+        try:
+            proc.wait(max(1, deadline - time.time()))
+        except subprocess.TimeoutExpired:
+            pass
         if proc.poll() is None:
             proc.kill()
             why = why or "guest did not stop"

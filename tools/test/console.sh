@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Guest tests of the console as a person types at it (issue 13): the
+# kernel's line discipline (cooked mode, while a command reads), the
+# shell's own line editor and history (raw mode, at the prompt), ^C,
+# ^D, ^P, and the run-qemu.sh -g message.  tools/test/typeat.py types
+# through a pseudo-terminal; \x03 is ^C, \x1b[A the up arrow, and so on.
+cd "$(dirname "$0")/../.." || exit 1
+. tools/test/lib.bash
+
+# typeat NAME ARGS...: boot with run-qemu.sh -k ARGS and type the steps
+# on the standard input; the console is left in $out.
+typeat() {
+	local name=$1
+	shift
+	python3 tools/test/typeat.py "$@" >"$T/console" 2>"$T/err"
+	st=$?
+	out=$(tr -d '\0' <"$T/console")
+	check "$name-ran" [ "$st" = 0 ]
+	[ "$st" = 0 ] || sed 's/^/	| /' "$T/err" | tail -3
+}
+
+# between A B: the lines of $out after the line A and before the line B.
+between() {
+	sed -n "/^$1\$/,/^$2\$/p" <<<"$out" | sed '1d;$d'
+}
+
+# ^C ends a foreground spin 100: the shell prompts again, and the clock
+# shows it did within a second of the ^C (typed a second after spin began).
+typeat ctlc <<'EOF2'
+wait ^\$ 
+type cat /dev/time; spin 100; cat /dev/time\r
+wait ^[0-9]+ 100$
+pause 1
+type \x03
+wait ^\$ 
+type echo after $status\r
+wait ^after
+type halt\r
+EOF2
+t0=$(grep -E '^[0-9]+ 100$' <<<"$out" | head -1 | cut -d' ' -f1)
+t1=$(grep -E '^[0-9]+ 100$' <<<"$out" | sed -n 2p | cut -d' ' -f1)
+has ctlc-echo '\^C$'
+hasnt ctlc-spin-killed '^spin [0-9]+: ticks'
+check ctlc-within-a-second [ -n "$t0" ] && [ -n "$t1" ] && [ $((t1 - t0)) -le 200 ]
+has ctlc-shell-goes-on '^after [0-9]+$'
+
+# The kernel's cooked mode, while cat reads: erase, kill, word erase,
+# control characters and arrows dropped, ^D at a line's start ends it.
+typeat cooked -d <<'EOF2'
+wait ^\$ 
+type cat > /tmp/typed\r
+pause 1
+type abc\x7fd\r
+type wrong\x15right\r
+type one two\x17three\r
+type x\x08y\x0cz\x1b[A\x1b[Dw\r
+type \x04
+wait ^\$ 
+type echo ==; cat /tmp/typed; echo ==\r
+wait ^==$
+wait ^==$
+wait ^\$ 
+type halt\r
+EOF2
+check cooked-lines [ "$(between == == | tr '\n' '|')" = "abd|right|one three|yzw|" ]
+hasnt cooked-no-control "$(printf '[\x01-\x07\x0c\x0e-\x1f]')"
+
+# The shell's line editor: ^U, DEL, ^W, the left arrow, a control
+# character dropped, history with the up and down arrows, ^C at the
+# prompt, and errors.
+typeat editor -d <<'EOF2'
+wait ^\$ 
+type echo a\x15echo b\r
+wait ^\$ 
+type echo abc\x7f\x7fz\r
+wait ^\$ 
+type echo ac\x1b[Db\r
+wait ^\$ 
+type echo foo bar\x17baz\r
+wait ^\$ 
+type echo x\x0cy\r
+wait ^\$ 
+type echo once\r
+wait ^\$ 
+type \x1b[A\r
+wait ^\$ 
+type \x1b[A\x1b[A\x1b[B\x1b[B\x1b[Becho down\r
+wait ^\$ 
+type echo never\x03
+wait ^\$ 
+type nosuch\r
+wait ^\$ 
+type echo bad > /dev/kpctl; echo st $status\r
+wait ^st [0-9]
+wait ^\$ 
+type ls /nosuch && echo and; ls /nosuch || echo or; echo x && echo y || echo z\r
+wait ^y
+wait ^\$ 
+type \x10
+wait pid +ppid
+wait  sh$
+type halt\r
+EOF2
+has editor-kill-line '^b$'
+hasnt editor-kill-line-gone '^a echo b$'
+has editor-erase '^az$'
+has editor-left-arrow '^abc$'
+has editor-word-erase '^foo baz$'
+has editor-control-dropped '^xy$'
+check editor-up-repeats [ "$(grep -c '^once$' <<<"$out")" = 2 ]
+has editor-down-empty '^down$'
+hasnt editor-ctlc-abandons '^never$'
+has editor-not-found '^sh: nosuch: not found$'
+has kpctl-bad-message '^echo: write error: bad control message$'
+has kpctl-bad-status '^st 1$'
+hasnt and-skips '^and$'
+has or-runs '^or$'
+has and-or-chain '^y$'
+hasnt and-or-chain-skips '^z$'
+has ctlp-ps '^ +[0-9]+ +[0-9]+ +(sleep|run|ready) .* sh$'
+
+# ^D at the prompt of a nested shell returns to the outer one; ^C in
+# the inner one kills its command, not the inner shell.
+typeat nested -d <<'EOF2'
+wait ^\$ 
+type sh\r
+wait ^\$ 
+type spin 100\r
+pause 1
+type \x03
+wait ^\$ 
+type echo inner\r
+wait ^inner
+wait ^\$ 
+type \x04
+wait ^\$ 
+type echo outer\r
+wait ^outer
+wait ^\$ 
+type \x04
+wait ^\$ 
+type echo init started a new one\r
+wait ^init started
+type halt\r
+EOF2
+has nested-inner '^inner$'
+has nested-outer '^outer$'
+has nested-init-restarts '^init started a new one$'
+hasnt nested-spin-killed '^spin [0-9]+: ticks'
+
+# -g says it waits for gdb, and how to attach.
+timeout 20 ./run-qemu.sh -k -g -t 2 >"$T/g" 2>&1 </dev/null
+out=$(cat "$T/g")
+has gdb-waits 'waiting for gdb on localhost:1234'
+has gdb-how 'gdb -x tools/gdbinit'
+
+summary console
