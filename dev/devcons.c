@@ -105,9 +105,12 @@ consinput(int c)
 		}
 		return;
 	}
-	if(in.esc == 1){
-		in.esc = c == '[' || c == 'O' ? 2 : 0;
-		return;
+	if(in.esc == 1){	/* ESC [ or ESC O starts a sequence; a lone ESC is dropped */
+		in.esc = 0;
+		if(c == '[' || c == 'O'){
+			in.esc = 2;
+			return;
+		}
 	}
 	if(in.esc == 2){
 		if(c >= 0x40 && c <= 0x7E)

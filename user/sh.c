@@ -31,6 +31,7 @@
 #define MAXPIPE	16	/* commands in a pipeline */
 #define NHIST	32	/* lines of history */
 #define CTRL(c)	((c) & 0x1F)
+#define KILLED	255	/* the status of a process the kernel killed */
 
 /* Tokens. */
 enum {
@@ -379,7 +380,9 @@ runpipe(Cmd *cmds, int n, int bg)
 /*
  * Run the pipelines of a line in turn.  A pipeline after && or || that
  * is skipped leaves the status as it was, so that a || after it sees
- * the status of the last one that ran: false && a || b runs b.
+ * the status of the last one that ran: false && a || b runs b.  At the
+ * console, a foreground pipeline that was killed (by ^C, say) ends the
+ * line: ^C on spin 9; spin 9 stops both.
  */
 static void
 runline(const char *line)
@@ -398,8 +401,11 @@ runline(const char *line)
 			status = 1;
 			return;
 		}
-		if(n > 0 && (prev == AND ? status == 0 : prev == OR ? status != 0 : 1))
+		if(n > 0 && (prev == AND ? status == 0 : prev == OR ? status != 0 : 1)){
 			runpipe(cmds, n, term == AMP);
+			if(consctl >= 0 && term != AMP && status == KILLED)
+				return;
+		}
 		prev = term;
 	}while(term != END);
 }

@@ -28,13 +28,13 @@ between() {
 # shows it did within a second of the ^C (typed a second after spin began).
 typeat ctlc <<'EOF2'
 wait ^\$ 
-type cat /dev/time; spin 100; cat /dev/time\r
+type cat /dev/time; spin 100; echo not after a kill\r
 wait ^[0-9]+ 100$
 pause 1
 type \x03
 wait ^\$ 
-type echo after $status\r
-wait ^after
+type cat /dev/time; echo after $status\r
+wait ^after [0-9]+\n
 type halt\r
 EOF2
 t0=$(grep -E '^[0-9]+ 100$' <<<"$out" | head -1 | cut -d' ' -f1)
@@ -42,7 +42,8 @@ t1=$(grep -E '^[0-9]+ 100$' <<<"$out" | sed -n 2p | cut -d' ' -f1)
 has ctlc-echo '\^C$'
 hasnt ctlc-spin-killed '^spin [0-9]+: ticks'
 check ctlc-within-a-second [ -n "$t0" ] && [ -n "$t1" ] && [ $((t1 - t0)) -le 200 ]
-has ctlc-shell-goes-on '^after [0-9]+$'
+has ctlc-shell-goes-on '^after 0$'
+hasnt ctlc-ends-the-line '^not after a kill$'
 
 # The kernel's cooked mode, while cat reads: erase, kill, word erase,
 # control characters and arrows dropped, ^D at a line's start ends it.
@@ -140,7 +141,7 @@ wait ^\$
 type \x04
 wait ^\$ 
 type echo init started a new one\r
-wait ^init started
+wait ^init started a new one\n
 type halt\r
 EOF2
 has nested-inner '^inner$'
