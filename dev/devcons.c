@@ -1,7 +1,8 @@
 /*
  * The console device, #c: cons (the serial console, with a line
- * discipline), consctl (raw mode, the foreground note group), null, time, ps, sysstat, textsum, and power.  Also the
- * kernel's own print and panic.
+ * discipline), consctl (raw mode, the foreground note group), null,
+ * time, ps, sysstat, textsum, and power.  Also the kernel's own print
+ * and panic.  See cons(3).
  */
 #include "u.h"
 #include "mem.h"
@@ -81,8 +82,8 @@ erase1(void)
  * A character typed at the console, called at interrupt time: the
  * line discipline.  ^P (the process list) works in both modes; in
  * cooked mode ^H and DEL erase a character, ^U the line, ^W a word,
- * ^C kills the foreground note group and discards the input, ^D ends a line
- * without a newline (so at its start, it reads as end of file), and
+ * ^C kills the foreground note group and discards the input, ^D ends
+ * a line without a newline (so at its start, it reads as end of file), and
  * any other control character or escape sequence (an arrow key) is
  * dropped: none reaches a reader.
  */

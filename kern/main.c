@@ -33,8 +33,8 @@ struct Mbmod {
 /*
  * The kernel command line: words separated by spaces, after the
  * kernel's file name if the boot loader put it first (QEMU's -kernel
- * does, GRUB does not).  hz=N (50 to 10000) sets
- * the clock rate; any other word gets a warning.
+ * does, GRUB does not).  hz=N (50 to 10000) sets the clock rate; any
+ * other word gets a warning.
  */
 static void
 parsecmdline(char *s)

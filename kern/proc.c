@@ -1,9 +1,10 @@
 /*
  * Processes: creation, the scheduler, sleep and wakeup, fork, exit,
- * wait and kill, and note groups.  There is one processor, and a process in the kernel
- * is never preempted, only interrupted; so interrupts need be off
- * (splhi ... splx) only around what interrupt handlers touch too: the
- * processes' states (wakeup), console and serial input, the profilers.
+ * wait and kill, and note groups.  There is one processor, and a
+ * process in the kernel is never preempted, only interrupted; so
+ * interrupts need be off (splhi ... splx) only around what interrupt
+ * handlers touch too: the processes' states (wakeup), console and
+ * serial input, the profilers.
  */
 #include "u.h"
 #include "mem.h"
