@@ -526,11 +526,11 @@ remember(const char *line)
 }
 
 /*
- * Prompt, and read a line from the console in raw mode (on before the
- * prompt, so that nothing typed after it is echoed twice), editing it as typed:
- * backspace (DEL or ^H), ^U and ^W erase, left and right arrows move,
- * up and down walk the history, ^C abandons the line, ^D on an empty
- * line is end of file.  0, or -1 at end of file.
+ * Prompt, and read a line from the console in raw mode, editing it as
+ * typed: backspace (DEL or ^H), ^U and ^W erase, left and right arrows
+ * move, up and down walk the history, ^C abandons the line, ^D on an
+ * empty line is end of file.  0, or -1 at end of file.  Raw mode goes
+ * on before the prompt, so that nothing typed after it is echoed twice.
  */
 static int
 editline(char *line)
@@ -630,7 +630,7 @@ int
 main(int argc, char *argv[])
 {
 	char line[LINEMAX];
-	int prompt, r;
+	int atcons, r;
 
 	if(argc > 2 && strcmp(argv[1], "-c") == 0){
 		runline(argv[2]);
@@ -640,9 +640,9 @@ main(int argc, char *argv[])
 		complain(argv[1]);
 		return 1;
 	}
-	prompt = argc < 2 && atconsole();
+	atcons = argc < 2 && atconsole();
 	for(;;){
-		if((r = prompt ? editline(line) : readline(input, line)) < 0)
+		if((r = atcons ? editline(line) : readline(input, line)) < 0)
 			break;
 		if(r > 0){
 			fprintf(stderr, "sh: line too long\n");

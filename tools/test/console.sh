@@ -40,7 +40,7 @@ type cat /dev/time; echo after $status\r
 wait ^after [0-9]+\n
 wait ^\$ 
 type sleep 3; cat /tmp/bg\r
-wait ^spin [0-9]+: ticks
+wait ^spin [0-9]+: ticks .* loops\n
 type halt\r
 EOF2
 t0=$(grep -E '^[0-9]+ 100$' <<<"$out" | head -1 | cut -d' ' -f1)
