@@ -7,24 +7,31 @@ INC=`gcc -m32 -print-file-name=include`
 LIBGCC=`gcc -m32 -print-libgcc-file-name`
 LDFLAGS=-m elf_i386 -z noexecstack
 CFLAGS=-m32 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -fno-pic -fno-pie -fno-stack-protector -fno-asynchronous-unwind-tables -fno-omit-frame-pointer -nostdinc -isystem $INC -Wall -Wextra -Werror
-KHDR=`ls kern/*.h user/include/*.h`
-UHDR=`ls user/include/*.h`
-KCFLAGS=$CFLAGS -DKERNEL -Ikern -Iuser/include
-UCFLAGS=$CFLAGS -Iuser/include
+KHDR=`ls kern/*.h`
+UHDR=`ls kern/sys.h kern/lib.h user/include/*.h`
+KCFLAGS=$CFLAGS -Ikern
+# The C library's headers include the kernel's ABI as "kern/sys.h".
+UCFLAGS=$CFLAGS -Iuser/include -I.
 # Host builds find the shared headers (elfsym.h, gmon.h) by "", not
 # the user library's stdio.h and the like, which are <>.
 HOSTCFLAGS=-O2 -g -Wall -Wextra -Werror -iquote user/include
+SANCFLAGS=-O1 -g -Wall -Wextra -Werror -iquote user/include -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-# Kernel sources: the core, the drivers, and the two library files it
-# shares with user space.
+# Everything mk makes goes in o/: o/kern, o/dev and o/boot hold the
+# kernel's objects, o/lib the C library's, o/u the programs'.
 KSRC=`ls kern/*.c dev/*.c`
-KOBJ=boot/entry.o kern/trapasm.o kern/swtch.o ${KSRC:%.c=%.o} o/k/string.o o/k/fmt.o o/k/strerror.o
+KOBJ=o/boot/entry.o o/kern/trapasm.o o/kern/swtch.o ${KSRC:%.c=o/%.o}
 
+# The C library: user/lib, and the kernel's string and format code,
+# whose objects it shares (kern/lib.h).
+SHARED=o/kern/string.o o/kern/fmt.o o/kern/strerror.o
 LSRC=`ls user/lib/*.c`
-LOBJ=user/lib/crt0.o user/lib/syscall.o ${LSRC:%.c=%.o}
+LOBJ=o/lib/crt0.o o/lib/syscall.o ${LSRC:user/lib/%.c=o/lib/%.o} $SHARED
 
-# Every user/NAME.c is a program /bin/NAME.
+# Every user/NAME.c is a program /bin/NAME; every user/test/NAME.c a
+# test program, also /bin/NAME, built in o/test/ (o/t/ its object).
 PROGS=`ls user/*.c | sed 's,user/\(.*\)\.c,o/bin/\1,'`
+TESTS=`ls user/test/*.c | sed 's,user/test/\(.*\)\.c,o/test/\1,'`
 
 # These are also built to profile themselves, as /bin/NAME.prof: the
 # same objects started by gcrt0.o, which writes gmon.out at exit.
@@ -37,44 +44,49 @@ o/kernel: $KOBJ boot/kernel.ld
 	mkdir -p o
 	ld $LDFLAGS -T boot/kernel.ld -o $target $KOBJ $LIBGCC
 
-kern/%.o: kern/%.c $KHDR
+o/kern/%.o: kern/%.c $KHDR
+	mkdir -p o/kern
 	gcc $KCFLAGS -c -o $target kern/$stem.c
 
-dev/%.o: dev/%.c $KHDR
+o/dev/%.o: dev/%.c $KHDR
+	mkdir -p o/dev
 	gcc $KCFLAGS -c -o $target dev/$stem.c
 
-o/k/%.o: user/lib/%.c $UHDR
-	mkdir -p o/k
-	gcc $KCFLAGS -c -o $target user/lib/$stem.c
-
 # Assembly: a rule each, as mk cannot choose between %.c and %.asm.
-boot/entry.o: boot/entry.asm
+o/boot/entry.o: boot/entry.asm
+	mkdir -p o/boot
 	nasm -f elf32 -o $target boot/entry.asm
 
-kern/trapasm.o: kern/trapasm.asm
+o/kern/trapasm.o: kern/trapasm.asm
+	mkdir -p o/kern
 	nasm -f elf32 -o $target kern/trapasm.asm
 
-kern/swtch.o: kern/swtch.asm
+o/kern/swtch.o: kern/swtch.asm
+	mkdir -p o/kern
 	nasm -f elf32 -o $target kern/swtch.asm
 
-user/lib/crt0.o: user/lib/crt0.asm
+o/lib/crt0.o: user/lib/crt0.asm
+	mkdir -p o/lib
 	nasm -f elf32 -o $target user/lib/crt0.asm
 
-user/lib/gcrt0.o: user/lib/gcrt0.asm
+o/lib/gcrt0.o: user/lib/gcrt0.asm
+	mkdir -p o/lib
 	nasm -f elf32 -o $target user/lib/gcrt0.asm
 
 # The system-call numbers, for the assembler, from the C header.
-o/sys.inc: user/include/sys.h
+o/sys.inc: kern/sys.h
 	mkdir -p o
-	sed -n 's/^#define[ 	]*\(SYS_[a-z0-9]*\|T_SYSCALL\)[ 	]*\([0-9][0-9a-fx]*\).*/%define \1 \2/p' user/include/sys.h >$target
+	sed -n 's/^#define[ 	]*\(SYS_[a-z0-9]*\|T_SYSCALL\)[ 	]*\([0-9][0-9a-fx]*\).*/%define \1 \2/p' kern/sys.h >$target
 
-user/lib/syscall.o: user/lib/syscall.asm o/sys.inc
+o/lib/syscall.o: user/lib/syscall.asm o/sys.inc
+	mkdir -p o/lib
 	nasm -f elf32 -I o/ -o $target user/lib/syscall.asm
 
-user/lib/%.o: user/lib/%.c $UHDR
+o/lib/%.o: user/lib/%.c $UHDR
+	mkdir -p o/lib
 	gcc $UCFLAGS -c -o $target user/lib/$stem.c
 
-user/lib/libc.a: $LOBJ
+o/lib/libc.a: $LOBJ
 	rm -f $target
 	ar rcs $target $LOBJ
 
@@ -83,23 +95,31 @@ o/u/%.o: user/%.c $UHDR
 	gcc $UCFLAGS -c -o $target user/$stem.c
 
 # & matches no dot, so that this is not a way to make o/bin/NAME.prof.
-o/bin/&: o/u/&.o user/lib/libc.a user/user.ld
+o/bin/&: o/u/&.o o/lib/libc.a user/user.ld
 	mkdir -p o/bin
-	ld $LDFLAGS -T user/user.ld -o $target user/lib/crt0.o o/u/$stem.o user/lib/libc.a $LIBGCC
+	ld $LDFLAGS -T user/user.ld -o $target o/lib/crt0.o o/u/$stem.o o/lib/libc.a $LIBGCC
 
-o/bin/%.prof: o/u/%.o user/lib/gcrt0.o user/lib/libc.a user/user.ld
+o/t/%.o: user/test/%.c $UHDR
+	mkdir -p o/t
+	gcc $UCFLAGS -c -o $target user/test/$stem.c
+
+o/test/%: o/t/%.o o/lib/libc.a user/user.ld
+	mkdir -p o/test
+	ld $LDFLAGS -T user/user.ld -o $target o/lib/crt0.o o/t/$stem.o o/lib/libc.a $LIBGCC
+
+o/bin/%.prof: o/u/%.o o/lib/gcrt0.o o/lib/libc.a user/user.ld
 	mkdir -p o/bin
-	ld $LDFLAGS -T user/user.ld -o $target user/lib/gcrt0.o o/u/$stem.o user/lib/libc.a $LIBGCC
+	ld $LDFLAGS -T user/user.ld -o $target o/lib/gcrt0.o o/u/$stem.o o/lib/libc.a $LIBGCC
 
 # The man pages, doc/man/NAME.SECTION, go in /man for man(1).
 MANPAGES=`ls doc/man/*.[1-9]`
 
 # The boot archive: /bin, /kernel (the booted ELF, symbols and all),
 # /man, /tmp.
-o/root.tar: o/kernel $PROGS $PROFPROGS $MANPAGES
+o/root.tar: o/kernel $PROGS $TESTS $PROFPROGS $MANPAGES
 	rm -rf o/root
 	mkdir -p o/root/bin o/root/tmp o/root/dev o/root/boot o/root/man
-	cp $PROGS $PROFPROGS o/root/bin/
+	cp $PROGS $TESTS $PROFPROGS o/root/bin/
 	cp $MANPAGES o/root/man/
 	cp o/kernel o/root/kernel
 	tar --format=ustar --owner=0 --group=0 --numeric-owner -cf $target -C o/root .
@@ -111,19 +131,51 @@ o/kprof.iso: o/kernel o/root.tar boot/grub.cfg
 	cp boot/grub.cfg o/iso/boot/grub/
 	grub-mkrescue -o $target o/iso 2>/dev/null
 
-# Host builds of the pure-logic code, for the formatter and unit tests.
+# Host builds of the pure-logic code, for the formatters and the unit
+# tests: o/host/NAME, and o/host/NAME-san with the address and
+# undefined-behaviour sanitizers.
 tools:V: o/host/kprof o/host/prof
 
-o/host/kprof: user/kprof.c user/lib/elfsym.c user/include/elfsym.h
-	mkdir -p o/host
-	gcc $HOSTCFLAGS -o $target user/kprof.c user/lib/elfsym.c
+KPROFSRC=user/kprof.c user/lib/elfsym.c
+PROFSRC=user/prof.c user/lib/elfsym.c
+TARTESTSRC=tools/test/tartest.c kern/tar.c
+FMTTESTSRC=tools/test/fmttest.c kern/fmt.c
 
-o/host/prof: user/prof.c user/lib/elfsym.c user/include/elfsym.h user/include/gmon.h
+o/host/kprof: $KPROFSRC user/include/elfsym.h
 	mkdir -p o/host
-	gcc $HOSTCFLAGS -o $target user/prof.c user/lib/elfsym.c
+	gcc $HOSTCFLAGS -o $target $KPROFSRC
+
+o/host/kprof-san: $KPROFSRC user/include/elfsym.h
+	mkdir -p o/host
+	gcc $SANCFLAGS -o $target $KPROFSRC
+
+o/host/prof: $PROFSRC user/include/elfsym.h user/include/gmon.h
+	mkdir -p o/host
+	gcc $HOSTCFLAGS -o $target $PROFSRC
+
+o/host/prof-san: $PROFSRC user/include/elfsym.h user/include/gmon.h
+	mkdir -p o/host
+	gcc $SANCFLAGS -o $target $PROFSRC
+
+o/host/tartest: $TARTESTSRC kern/tar.h
+	mkdir -p o/host
+	gcc $HOSTCFLAGS -o $target $TARTESTSRC
+
+o/host/tartest-san: $TARTESTSRC kern/tar.h
+	mkdir -p o/host
+	gcc $SANCFLAGS -o $target $TARTESTSRC
+
+# fmttest includes kern/fmt.c itself, to compare it with the host's printf.
+o/host/fmttest: $FMTTESTSRC kern/lib.h
+	mkdir -p o/host
+	gcc $HOSTCFLAGS -o $target tools/test/fmttest.c
+
+o/host/fmttest-san: $FMTTESTSRC kern/lib.h
+	mkdir -p o/host
+	gcc $SANCFLAGS -o $target tools/test/fmttest.c
 
 test:V: all
 	tools/runtests
 
 clean:V:
-	rm -rf o kern/*.o dev/*.o boot/*.o user/*.o user/lib/*.o user/lib/libc.a
+	rm -rf o

@@ -1,15 +1,13 @@
 /*
  * The console device, #c: cons (the serial console, with a line
  * discipline), consctl (raw mode, the foreground note group), null,
- * time, ps, sysstat, textsum, and power.  Also the kernel's own print
- * and panic.  See cons(3).
+ * time, ps, sysstat, textsum, and power (see cons(3)).  Its consputs
+ * is also where the kernel's print (kern/print.c) sends its text.
  */
 #include "u.h"
 #include "mem.h"
 #include "dat.h"
 #include "fns.h"
-#include "x86.h"
-#include <stdarg.h>
 
 enum { Qcons = 1, Qconsctl, Qnull, Qtime, Qps, Qsysstat, Qtextsum, Qpower };
 
@@ -55,7 +53,8 @@ putc1(int c)
 	vgaputc(c);
 }
 
-static void
+/* Console output: the kernel's print and writes to cons. */
+void
 consputs(char *s, int n)
 {
 	int i;
@@ -206,78 +205,6 @@ consreadline(char *buf, long n)
 	return m;
 }
 
-void
-print(char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	consputs(buf, n < (int)sizeof buf ? n : (int)sizeof buf - 1);
-}
-
-void
-panic(char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-
-	cli();
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	print("panic: %s (from pc %#x)\n", buf, (uint)__builtin_return_address(0));
-	poweroff(1);
-}
-
-/*
- * Power off.  QEMU's isa-debug-exit device (at port 0xf4) ends QEMU
- * with exit code 2v+1 for the value v written; v = status+1 keeps
- * clear of 1, QEMU's own failure, so QEMU exits 2*status+3 (3 for
- * success).  Its exit code has 8 bits: statuses over 126 come out as
- * 126.  Then QEMU's ACPI ports; then halt.
- */
-void
-poweroff(int status)
-{
-	cli();
-	outl(0xF4, (status < 0 || status > 126 ? 126 : status) + 1);
-	outw(0x604, 0x2000);
-	outw(0xB004, 0x2000);
-	for(;;)
-		asm volatile("hlt");
-}
-
-static Chan*
-consattach(char *spec)
-{
-	USED(spec);
-	return devattach('c');
-}
-
-static int
-conswalk(Chan *c, char *name)
-{
-	return devwalk(c, name, consdir, nelem(consdir));
-}
-
-static int
-consstat(Chan *c, Dir *d)
-{
-	return devstat(c, d, consdir, nelem(consdir));
-}
-
-static int
-consopen(Chan *c, int omode)
-{
-	if(c->qid == QDIR && (omode & O_ACCMODE) != O_RDONLY)
-		return seterr(EISDIR, nil);
-	return 0;
-}
-
 static long
 consread(Chan *c, void *buf, long n, uvlong off)
 {
@@ -285,8 +212,6 @@ consread(Chan *c, void *buf, long n, uvlong off)
 	long r;
 
 	switch(c->qid){
-	case QDIR:
-		return devdirread(c, buf, n, off, consdir, nelem(consdir));
 	case Qcons:
 		return consreadline(buf, n);
 	case Qnull:
@@ -368,11 +293,16 @@ conswrite(Chan *c, void *buf, long n, uvlong off)
 {
 	char msg[32], *p;
 	int status;
+	long i;
 
 	USED(off);
 	switch(c->qid){
 	case Qcons:
-		consputs(buf, n);
+		for(i = 0; i < n; i += 64){
+			if(i > 0 && schedpoint() < 0)
+				return i;
+			consputs((char*)buf + i, n - i < 64 ? n - i : 64);
+		}
 		return n;
 	case Qconsctl:
 		if(n >= (long)sizeof msg)
@@ -402,7 +332,10 @@ conswrite(Chan *c, void *buf, long n, uvlong off)
 }
 
 Dev consdevtab = {
-	'c',
-	nil, consattach, conswalk, consstat, consopen, nil,
-	consread, conswrite, consclose, nil,
+	.dc = 'c',
+	.tab = consdir,
+	.ntab = nelem(consdir),
+	.read = consread,
+	.write = conswrite,
+	.close = consclose,
 };

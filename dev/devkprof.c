@@ -64,25 +64,6 @@ kprofclock(uint pc)
 	inc(&kprof.cell[2 + (pc >> Binshift)]);
 }
 
-static Chan*
-kprofattach(char *spec)
-{
-	USED(spec);
-	return devattach('T');
-}
-
-static int
-kprofwalk(Chan *c, char *name)
-{
-	return devwalk(c, name, kprofdir, nelem(kprofdir));
-}
-
-static int
-kprofstat(Chan *c, Dir *d)
-{
-	return devstat(c, d, kprofdir, nelem(kprofdir));
-}
-
 static int
 kprofopen(Chan *c, int omode)
 {
@@ -100,8 +81,6 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 	int s;
 
 	switch(c->qid){
-	case QDIR:
-		return devdirread(c, buf, n, off, kprofdir, nelem(kprofdir));
 	case Qctl:
 		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x\n",
 			kprof.on ? "on" : "off", hz, 1<<Binshift, (uint)text, (uint)etext);
@@ -144,7 +123,11 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 }
 
 Dev kprofdevtab = {
-	'T',
-	kprofinit, kprofattach, kprofwalk, kprofstat, kprofopen, nil,
-	kprofread, kprofwrite, nil, nil,
+	.dc = 'T',
+	.tab = kprofdir,
+	.ntab = nelem(kprofdir),
+	.init = kprofinit,
+	.open = kprofopen,
+	.read = kprofread,
+	.write = kprofwrite,
 };

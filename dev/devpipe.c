@@ -1,15 +1,32 @@
 /*
- * Pipes, #|: pipe() makes a buffer and two channels to it, qid Qread
- * for reading and Qwrite for writing.  A read waits for data or for
- * the last writer to go; a write waits for room, and fails with EPIPE
- * once the last reader has gone.
+ * Pipes, #|, as Plan 9's: each attach is a new pipe, a directory of
+ * two files, data to read from and data1 to write to; pipe(2) is an
+ * attach, a walk to each and an open.  The pipe's buffer exists while
+ * either end is open.  A read waits for data or for the last writer to
+ * go; a write waits for room, and fails with EPIPE once the last reader
+ * has gone.
  */
 #include "u.h"
 #include "mem.h"
 #include "dat.h"
 #include "fns.h"
 
-enum { Qread = 1, Qwrite, Psize = 4096 };
+enum {
+	Qdata = 1,		/* the end to read */
+	Qdata1,			/* the end to write */
+	Psize = 4096,
+	Nshift = 2,		/* a qid is the pipe's number, then Qdata or Qdata1 */
+	Nmask = 0x1FFFFFFF,	/* of the number, what fits beside QDIR */
+};
+
+#define PIPEQID(n, q)	(((n) & Nmask) << Nshift | (q))
+#define PIPENO(qid)	(((qid) >> Nshift) & Nmask)
+#define PIPEQ(qid)	((qid) & ((1 << Nshift) - 1))
+
+static Dirtab pipedir[] = {
+	{ "data",	Qdata,	0,	0400 },
+	{ "data1",	Qdata1,	0,	0200 },
+};
 
 typedef struct Pipe Pipe;
 struct Pipe {
@@ -18,49 +35,41 @@ struct Pipe {
 	uint	w;		/* bytes written, ever */
 	int	readers;	/* open read channels */
 	int	writers;	/* open write channels */
+	uint	n;		/* its number, in its channels' qids */
+	Pipe	*next;		/* in pipes */
 };
 
-/* Make a pipe: c[0] to read from, c[1] to write to. */
-int
-newpipe(Chan **c)
-{
-	Pipe *p;
+/*
+ * The pipes open at either end, and the number of the next attach.
+ * Only processes use them, never interrupt handlers, and a process in
+ * the kernel is not preempted: no lock is needed.
+ */
+static Pipe	*pipes;
+static uint	npipe;
 
-	if((p = kmalloc(sizeof *p)) == nil)
-		return seterr(ENOMEM, nil);
-	c[0] = devattach('|');
-	c[1] = devattach('|');
-	if(c[0] == nil || c[1] == nil){
-		if(c[0] != nil)
-			cclose(c[0]);
-		if(c[1] != nil)
-			cclose(c[1]);
-		kfree(p);
-		return seterr(ENOMEM, nil);
-	}
-	c[0]->qid = Qread;
-	c[0]->mode = O_RDONLY;
-	c[0]->aux = p;
-	c[1]->qid = Qwrite;
-	c[1]->mode = O_WRONLY;
-	c[1]->aux = p;
-	p->readers = p->writers = 1;
+/* Every attach is a fresh pipe, if only in its number: its buffer waits for an open. */
+static int
+pipeattach(Chan *c)
+{
+	c->qid = QDIR | PIPEQID(npipe++, 0);
 	return 0;
-}
-
-static Chan*
-pipeattach(char *spec)
-{
-	USED(spec);
-	return devattach('|');
 }
 
 static int
 pipewalk(Chan *c, char *name)
 {
-	USED(c);
-	USED(name);
-	return seterr(ENOENT, nil);
+	int q;
+
+	if((c->qid & QDIR) == 0)
+		return seterr(ENOTDIR, nil);
+	if(strcmp(name, "data") == 0)
+		q = Qdata;
+	else if(strcmp(name, "data1") == 0)
+		q = Qdata1;
+	else
+		return seterr(ENOENT, nil);
+	c->qid = PIPEQID(PIPENO(c->qid), q);
+	return 0;
 }
 
 static int
@@ -69,38 +78,67 @@ pipestat(Chan *c, Dir *d)
 	Pipe *p = c->aux;
 
 	memset(d, 0, sizeof *d);
-	strcpy(d->name, c->qid == QDIR ? "#|" : "pipe");
+	if(c->qid & QDIR){
+		strcpy(d->name, "#|");
+		d->mode = DMDIR|0555;
+	}else{
+		strcpy(d->name, pipedir[PIPEQ(c->qid) - 1].name);
+		d->mode = pipedir[PIPEQ(c->qid) - 1].perm;
+	}
 	d->qid = c->qid;
-	d->mode = c->qid == QDIR ? DMDIR|0555 : 0600;
 	d->length = p != nil ? p->w - p->r : 0;
 	d->type = '|';
 	return 0;
 }
 
+/* data opens only to read, data1 only to write; the first open makes the pipe. */
 static int
 pipeopen(Chan *c, int omode)
 {
-	if((omode & O_ACCMODE) != O_RDONLY)
-		return seterr(EISDIR, nil);
-	USED(c);
+	Pipe *p;
+	int q = PIPEQ(c->qid);
+
+	if(c->qid & QDIR)
+		return 0;
+	if((omode & O_ACCMODE) != (q == Qdata ? O_RDONLY : O_WRONLY) || omode & O_TRUNC)
+		return seterr(EACCES, "permission denied");
+	for(p = pipes; p != nil && p->n != PIPENO(c->qid); p = p->next)
+		;
+	if(p == nil){
+		if((p = kmalloc(sizeof *p)) == nil)
+			return seterr(ENOMEM, nil);
+		memset(p, 0, sizeof *p);
+		p->n = PIPENO(c->qid);
+		p->next = pipes;
+		pipes = p;
+	}
+	if(q == Qdata)
+		p->readers++;
+	else
+		p->writers++;
+	c->aux = p;
 	return 0;
 }
 
 static void
 pipeclose(Chan *c)
 {
-	Pipe *p = c->aux;
+	Pipe *p = c->aux, **l;
 
 	if(p == nil)
 		return;
-	if(c->qid == Qread)
+	if(PIPEQ(c->qid) == Qdata)
 		p->readers--;
 	else
 		p->writers--;
-	if(p->readers == 0 && p->writers == 0)
-		kfree(p);
-	else
+	if(p->readers > 0 || p->writers > 0){
 		wakeup(p);
+		return;
+	}
+	for(l = &pipes; *l != p; l = &(*l)->next)
+		;
+	*l = p->next;
+	kfree(p);
 }
 
 /*
@@ -124,8 +162,8 @@ piperead(Chan *c, void *buf, long n, uvlong off)
 	long m = 0;
 
 	USED(off);
-	if(c->qid != Qread)
-		return c->qid == QDIR ? 0 : seterr(EBADF, nil);
+	if(PIPEQ(c->qid) != Qdata)
+		return seterr(EBADF, nil);
 	while(p->r == p->w && p->writers > 0){
 		if(up->killed)
 			return seterr(EINTR, nil);
@@ -145,7 +183,7 @@ pipewrite(Chan *c, void *buf, long n, uvlong off)
 	long m = 0;
 
 	USED(off);
-	if(c->qid != Qwrite)
+	if(PIPEQ(c->qid) != Qdata1)
 		return seterr(EBADF, nil);
 	while(m < n){
 		if(p->readers == 0)
@@ -164,7 +202,14 @@ pipewrite(Chan *c, void *buf, long n, uvlong off)
 }
 
 Dev pipedevtab = {
-	'|',
-	nil, pipeattach, pipewalk, pipestat, pipeopen, nil,
-	piperead, pipewrite, pipeclose, nil,
+	.dc = '|',
+	.tab = pipedir,
+	.ntab = nelem(pipedir),
+	.attach = pipeattach,
+	.walk = pipewalk,
+	.stat = pipestat,
+	.open = pipeopen,
+	.read = piperead,
+	.write = pipewrite,
+	.close = pipeclose,
 };

@@ -1,20 +1,23 @@
 /*
  * The root file system, #/: a tree of directories and files in kernel
- * memory, filled at boot from the archive GRUB loaded, and writable.
- * A file's qid is its slot in node[] with a generation number above
- * it, so a channel to a removed file is recognised as stale.
+ * memory, filled at boot from the archive GRUB loaded (kern/archive.c),
+ * and writable.  A file's qid is its slot in node[] with its serial
+ * number above it: each file made gets the next serial, 47 bits of
+ * them (a new file every microsecond for four years), so no two files
+ * ever share a qid, and a channel to a removed file is recognised as
+ * stale however many files have used its slot since.
  */
 #include "u.h"
 #include "mem.h"
 #include "dat.h"
 #include "fns.h"
-#include "tar.h"
 
 enum {
 	NNODE	= 1024,		/* files and directories at once */
 	MAXFILE	= 4*1024*1024,	/* largest file */
 	Reserve	= 2*1024*1024,	/* heap that files leave for processes and channels */
 	Slot	= 0xFFFF,	/* qid bits that give the slot */
+	Chunk	= 64*1024,	/* bytes copied between scheduling points */
 };
 
 typedef struct Node Node;
@@ -22,19 +25,21 @@ struct Node {
 	char	name[NAMELEN];
 	int	used;
 	int	parent;		/* slot of the directory holding it */
-	uint	gen;		/* bumped each time the slot is freed */
+	uvlong	serial;		/* which file this is: never reused */
 	uint	perm;		/* permission bits, and DMDIR for a directory */
 	char	*data;		/* a file's contents */
 	uint	len;		/* bytes in data */
 	uint	cap;		/* bytes allocated for data */
+	int	growing;	/* grow is moving data: writes, truncations and removals wait */
 };
 
 static Node node[NNODE];
+static uvlong lastserial;	/* of the file made last; the root's is 0 */
 
-static uint
+static uvlong
 qidof(int i)
 {
-	return (node[i].gen << 16) | i | (node[i].perm & DMDIR ? QDIR : 0);
+	return (node[i].serial << 16) | i | (node[i].perm & DMDIR ? QDIR : 0);
 }
 
 /* The node c names, or nil (and an error) if it has been removed. */
@@ -74,18 +79,43 @@ newnode(int dir, char *name, uint perm)
 		return seterr(ENOSPC, "too many files");
 	strlcpy(node[i].name, name, NAMELEN);
 	node[i].used = 1;
+	node[i].serial = ++lastserial;
 	node[i].parent = dir;
 	node[i].perm = perm;
 	node[i].len = 0;
 	return i;
 }
 
-/* Make room for len bytes in a file. */
+/*
+ * The node c names once no grow is moving its data, for what changes
+ * it; or nil if it has been removed meanwhile.  Only processes wake
+ * the sleepers, and a process is not preempted between the test and
+ * the sleep; but sleep wants interrupts off.
+ */
+static Node*
+lookupfixed(Chan *c)
+{
+	Node *n;
+	int s;
+
+	s = splhi();
+	while((n = lookup(c)) != nil && n->growing)
+		sleep(n);
+	splx(s);
+	return n;
+}
+
+/*
+ * Make room for len bytes in a file.  The data moves to a buffer twice
+ * the size, a chunk at a time between scheduling points; meanwhile
+ * readers read the old buffer, and whatever would change it waits.
+ */
 static int
 grow(Node *n, uint len)
 {
 	char *d;
-	uint cap;
+	uint cap, m, k;
+	int r = 0;
 
 	if(len <= n->cap)
 		return 0;
@@ -96,65 +126,23 @@ grow(Node *n, uint len)
 		cap *= 2;
 	if(cap > heapfree() - Reserve || (d = kmalloc(cap)) == nil)
 		return seterr(ENOSPC, "out of memory for files");
-	memmove(d, n->data, n->len);
-	kfree(n->data);
-	n->data = d;
-	n->cap = cap;
-	return 0;
-}
-
-/* Add a file or directory from the boot archive, making its parents. */
-static int
-addpath(char *path, int dir, const uchar *data, uint size)
-{
-	char elem[NAMELEN], *p, *e;
-	int cur = 0, i;
-
-	for(p = path; *p; p = e){
-		e = strchr(p, '/');
-		if(e == nil)
-			e = p + strlen(p);
-		if(e - p >= NAMELEN)
-			return -1;
-		memmove(elem, p, e - p);
-		elem[e - p] = '\0';
-		if(*e == '/')
-			e++;
-		i = child(cur, elem);
-		if(i < 0 && (i = newnode(cur, elem, *e || dir ? DMDIR|0775 : 0664)) < 0)
-			return -1;
-		cur = i;
+	n->growing = 1;
+	for(m = 0; m < n->len; m += k){
+		if(m > 0 && (r = schedpoint()) < 0)
+			break;
+		k = n->len - m < Chunk ? n->len - m : Chunk;
+		memmove(d + m, n->data + m, k);
 	}
-	if(!dir){
-		if(grow(&node[cur], size) < 0)
-			return -1;
-		memmove(node[cur].data, data, size);
-		node[cur].len = size;
-	}
-	return 0;
-}
-
-/* Fill the tree from a ustar archive; a malformed one is a panic. */
-void
-rootload(uchar *a, uint len)
-{
-	Tarent e;
-	uint off = 0;
-	int r;
-
-	while((r = tarnext(a, len, &off, &e)) > 0)
-		if(addpath(e.name, e.dir, e.data, e.size) < 0)
-			panic("root: cannot add %s", e.name);
 	if(r < 0)
-		panic("root: bad archive at byte %d", off);
-}
-
-/* Add a file to the tree: how the boot modules other than the root appear. */
-void
-rootfile(char *path, uchar *data, uint len)
-{
-	if(addpath(path, 0, data, len) < 0)
-		panic("root: cannot add %s", path);
+		kfree(d);
+	else{
+		kfree(n->data);
+		n->data = d;
+		n->cap = cap;
+	}
+	n->growing = 0;
+	wakeup(n);
+	return r;
 }
 
 static void
@@ -163,13 +151,6 @@ rootinit(void)
 	node[0].used = 1;
 	node[0].perm = DMDIR|0775;
 	strcpy(node[0].name, "/");
-}
-
-static Chan*
-rootattach(char *spec)
-{
-	USED(spec);
-	return devattach('/');
 }
 
 static int
@@ -218,8 +199,11 @@ rootopen(Chan *c, int omode)
 	if(n->perm & DMDIR){
 		if((omode & O_ACCMODE) != O_RDONLY || omode & O_TRUNC)
 			return seterr(EISDIR, nil);
-	}else if(omode & O_TRUNC && (omode & O_ACCMODE) != O_RDONLY)
+	}else if(omode & O_TRUNC && (omode & O_ACCMODE) != O_RDONLY){
+		if((n = lookupfixed(c)) == nil)
+			return -1;
 		n->len = 0;
+	}
 	return 0;
 }
 
@@ -250,6 +234,7 @@ rootread(Chan *c, void *buf, long len, uvlong off)
 	Node *n;
 	int i;
 	uint k;
+	long m, r;
 
 	if((n = lookup(c)) == nil)
 		return -1;
@@ -264,18 +249,33 @@ rootread(Chan *c, void *buf, long len, uvlong off)
 			}
 		return 0;
 	}
-	if(off >= n->len)
-		return 0;
-	if(len > (long)(n->len - off))
-		len = n->len - off;
-	memmove(buf, n->data + off, len);
-	return len;
+	for(m = 0; m < len; m += r){
+		if(m > 0 && (schedpoint() < 0 || (n = lookup(c)) == nil))
+			break;
+		if(off + m >= n->len)
+			break;
+		r = n->len - (off + m);
+		if(r > len - m)
+			r = len - m;
+		if(r > Chunk)
+			r = Chunk;
+		memmove((char*)buf + m, n->data + off + m, r);
+	}
+	return m;
 }
 
+/*
+ * A write past the end first fills the gap with zeros.  The file's
+ * room (cap) shrinks only when it is removed, so after a scheduling
+ * point it is enough to find it again: another process may have
+ * written, grown or truncated it meanwhile, as it may between two
+ * write calls.
+ */
 static long
 rootwrite(Chan *c, void *buf, long len, uvlong off)
 {
 	Node *n;
+	long m, k;
 
 	if((n = lookup(c)) == nil)
 		return -1;
@@ -283,14 +283,24 @@ rootwrite(Chan *c, void *buf, long len, uvlong off)
 		return seterr(EISDIR, nil);
 	if(off + len > MAXFILE)
 		return seterr(EFBIG, nil);
-	if(grow(n, off + len) < 0)
+	if((n = lookupfixed(c)) == nil || grow(n, off + len) < 0)
 		return -1;
-	if(off > n->len)
-		memset(n->data + n->len, 0, off - n->len);
-	memmove(n->data + off, buf, len);
-	if(off + len > n->len)
-		n->len = off + len;
-	return len;
+	for(m = 0; m < len;){
+		if(n->len < off){
+			k = off - n->len < Chunk ? off - n->len : Chunk;
+			memset(n->data + n->len, 0, k);
+			n->len += k;
+		}else{
+			k = len - m < Chunk ? len - m : Chunk;
+			memmove(n->data + off + m, (char*)buf + m, k);
+			m += k;
+			if(off + m > n->len)
+				n->len = off + m;
+		}
+		if(m < len && (schedpoint() < 0 || (n = lookupfixed(c)) == nil))
+			return m > 0 ? m : -1;
+	}
+	return m;
 }
 
 static int
@@ -306,16 +316,23 @@ rootremove(Chan *c)
 		return seterr(EBUSY, "cannot remove the root");
 	if(n->perm & DMDIR && child(i, nil) >= 0)
 		return seterr(ENOTEMPTY, nil);
+	if((n = lookupfixed(c)) == nil)
+		return -1;
 	kfree(n->data);
 	n->data = nil;
 	n->cap = n->len = 0;
 	n->used = 0;
-	n->gen = (n->gen + 1) & 0x7FFF;
 	return 0;
 }
 
 Dev rootdevtab = {
-	'/',
-	rootinit, rootattach, rootwalk, rootstat, rootopen, rootcreate,
-	rootread, rootwrite, nil, rootremove,
+	.dc = '/',
+	.init = rootinit,
+	.walk = rootwalk,
+	.stat = rootstat,
+	.open = rootopen,
+	.create = rootcreate,
+	.read = rootread,
+	.write = rootwrite,
+	.remove = rootremove,
 };

@@ -3,6 +3,8 @@
  * its file spinctl spins N iterations in spina, "b N" in spinb.  The two
  * loops are the same, so the time in each is in proportion to N, and a
  * profile can be checked against that.  Not bound in /dev at boot.
+ * The loops are scheduling points, so a long spin holds the processor
+ * no longer than any other call, and a kill stops it.
  */
 #include "u.h"
 #include "mem.h"
@@ -15,57 +17,26 @@ static Dirtab spindir[] = {
 	{ "spinctl",	Qspinctl,	0,	0222 },
 };
 
-static void __attribute__((noipa))
+static int __attribute__((noipa))
 spina(uint n)
 {
 	volatile uint i;
 
 	for(i = 0; i < n; i++)
-		;
+		if(i % 65536 == 0 && schedpoint() < 0)
+			return -1;
+	return 0;
 }
 
-static void __attribute__((noipa))
+static int __attribute__((noipa))
 spinb(uint n)
 {
 	volatile uint i;
 
 	for(i = 0; i < n; i++)
-		;
-}
-
-static Chan*
-spinattach(char *spec)
-{
-	USED(spec);
-	return devattach('S');
-}
-
-static int
-spinwalk(Chan *c, char *name)
-{
-	return devwalk(c, name, spindir, nelem(spindir));
-}
-
-static int
-spinstat(Chan *c, Dir *d)
-{
-	return devstat(c, d, spindir, nelem(spindir));
-}
-
-static int
-spinopen(Chan *c, int omode)
-{
-	if(c->qid == QDIR && (omode & O_ACCMODE) != O_RDONLY)
-		return seterr(EISDIR, nil);
+		if(i % 65536 == 0 && schedpoint() < 0)
+			return -1;
 	return 0;
-}
-
-static long
-spinread(Chan *c, void *buf, long n, uvlong off)
-{
-	if(c->qid == QDIR)
-		return devdirread(c, buf, n, off, spindir, nelem(spindir));
-	return seterr(EACCES, "permission denied");
 }
 
 static long
@@ -73,6 +44,7 @@ spinwrite(Chan *c, void *buf, long n, uvlong off)
 {
 	char msg[32], *p;
 	uint count = 0;
+	int r;
 
 	USED(off);
 	if(c->qid != Qspinctl)
@@ -81,21 +53,25 @@ spinwrite(Chan *c, void *buf, long n, uvlong off)
 		return seterr(EINVAL, "bad control message");
 	memmove(msg, buf, n);
 	msg[n] = '\0';
-	for(p = msg + 2; *p >= '0' && *p <= '9'; p++)
+	for(p = msg + 2; *p >= '0' && *p <= '9'; p++){
+		if(count > (0xFFFFFFFFU - (*p - '0')) / 10)
+			return seterr(EINVAL, "spin count too large");
 		count = count*10 + *p - '0';
+	}
 	if(msg[1] != ' ' || p == msg + 2 || !iscmd(p, n - (p - msg), ""))
 		return seterr(EINVAL, "bad control message");
 	if(msg[0] == 'a')
-		spina(count);
+		r = spina(count);
 	else if(msg[0] == 'b')
-		spinb(count);
+		r = spinb(count);
 	else
 		return seterr(EINVAL, "bad control message");
-	return n;
+	return r < 0 ? -1 : n;
 }
 
 Dev spindevtab = {
-	'S',
-	nil, spinattach, spinwalk, spinstat, spinopen, nil,
-	spinread, spinwrite, nil, nil,
+	.dc = 'S',
+	.tab = spindir,
+	.ntab = nelem(spindir),
+	.write = spinwrite,
 };

@@ -20,6 +20,8 @@ enum {
 	Dlab	= 0x80,	/* Lcr: divisor latch access */
 	Thre	= 0x20,	/* Lsr: transmitter ready */
 	Dr	= 0x01,	/* Lsr: data ready */
+	IRQuart1	= 3,
+	IRQuart0	= 4,
 	Qeia0	= 1,
 	Qeia1,
 	Ibuf	= 4096,
@@ -45,9 +47,15 @@ static Dirtab uartdir[] = {
 	{ "eia1",	Qeia1,	0,	0666 },
 };
 
-/* 115200 baud, 8 data bits, no parity, FIFOs on, receive interrupts on. */
-void
-uartinit(void)
+static void uartintr(void*);
+
+/*
+ * 115200 baud, 8 data bits, no parity, FIFOs on, receive interrupts
+ * on.  The first thing main does (the device's reset), so that print
+ * works from the start.
+ */
+static void
+uartreset(void)
 {
 	Uart *u;
 
@@ -64,7 +72,7 @@ uartinit(void)
 		outb(u->base + Fcr, 0x07);
 		outb(u->base + Mcr, 0x0B);	/* DTR, RTS, and OUT2 to let interrupts through */
 		outb(u->base + Ier, 0x01);
-		i8259enable(u->irq);
+		intrenable(u->irq, uartintr, u);
 	}
 }
 
@@ -81,10 +89,11 @@ uartputc(int port, int c)
 	outb(u->base + Data, c);
 }
 
-void
-uartintr(int port)
+static void
+uartintr(void *a)
 {
-	Uart *u = &uart[port];
+	Uart *u = a;
+	int port = u - uart;
 	int c;
 
 	while(inb(u->base + Lsr) & Dr){
@@ -94,36 +103,8 @@ uartintr(int port)
 		else if(u->w - u->r < Ibuf)
 			u->buf[u->w++ % Ibuf] = c;
 	}
-	i8259eoi(u->irq);
 	if(port != 0)
 		wakeup(u);
-}
-
-static Chan*
-uartattach(char *spec)
-{
-	USED(spec);
-	return devattach('t');
-}
-
-static int
-uartwalk(Chan *c, char *name)
-{
-	return devwalk(c, name, uartdir, nelem(uartdir));
-}
-
-static int
-uartstat(Chan *c, Dir *d)
-{
-	return devstat(c, d, uartdir, nelem(uartdir));
-}
-
-static int
-uartopen(Chan *c, int omode)
-{
-	if(c->qid == QDIR && (omode & O_ACCMODE) != O_RDONLY)
-		return seterr(EISDIR, nil);
-	return 0;
 }
 
 /* eia0's input is the console's; eia1's is raw bytes, waited for. */
@@ -135,9 +116,8 @@ uartread(Chan *c, void *buf, long n, uvlong off)
 	long m = 0;
 	int s;
 
+	USED(off);
 	switch(c->qid){
-	case QDIR:
-		return devdirread(c, buf, n, off, uartdir, nelem(uartdir));
 	case Qeia0:
 		return consreadline(buf, n);
 	}
@@ -164,13 +144,19 @@ uartwrite(Chan *c, void *buf, long n, uvlong off)
 	USED(off);
 	if(c->qid == QDIR)
 		return seterr(EISDIR, nil);
-	for(i = 0; i < n; i++)
+	for(i = 0; i < n; i++){
+		if(i > 0 && i % 64 == 0 && schedpoint() < 0)
+			return i;
 		uartputc(c->qid == Qeia0 ? 0 : 1, p[i]);
+	}
 	return n;
 }
 
 Dev uartdevtab = {
-	't',
-	nil, uartattach, uartwalk, uartstat, uartopen, nil,
-	uartread, uartwrite, nil, nil,
+	.dc = 't',
+	.tab = uartdir,
+	.ntab = nelem(uartdir),
+	.reset = uartreset,
+	.read = uartread,
+	.write = uartwrite,
 };

@@ -139,6 +139,12 @@ kfree(void *v)
 	if(bp < arena || bp >= arena + nelem(arena))
 		panic("kfree %p", v);
 	heapused -= bp->size;
+	/*
+	 * Find p, the free block bp goes after: the list is a ring in
+	 * address order, so bp lies between p and p->next, or, where the
+	 * ring wraps from its highest block back to its lowest
+	 * (p >= p->next), above the highest or below the lowest.
+	 */
 	for(p = freep; !(bp > p && bp < p->next); p = p->next)
 		if(p >= p->next && (bp > p || bp < p->next))
 			break;

@@ -1,6 +1,6 @@
 /*
- * Names: channels, the mount table that bind fills, and namec, which
- * turns a path into a channel.  Paths are made absolute and cleaned
+ * Names: channels, the mount table that bind fills and unmount
+ * empties, and namec, which turns a path into a channel.  Paths are made absolute and cleaned
  * (".." removed lexically, as Plan 9 does) before they are walked, so
  * ".." never needs the devices' help.  There is one name space, shared
  * by all processes.
@@ -10,11 +10,14 @@
 #include "dat.h"
 #include "fns.h"
 
-static Mount	mounts[NMOUNT];
+static Mount	*mounts[NMOUNT];	/* the binds in force; nil is a free slot */
 static Chan	*rootchan;	/* the root file system's root */
 
+static void	mntclose(Mount*);
+static void	reclaim(void);
+
 Chan*
-newchan(int type, int dev, uint qid)
+newchan(int type, uvlong qid)
 {
 	Chan *c;
 
@@ -22,7 +25,6 @@ newchan(int type, int dev, uint qid)
 		return nil;
 	c->ref = 1;
 	c->type = type;
-	c->dev = dev;
 	c->qid = qid;
 	c->mode = -1;
 	return c;
@@ -43,51 +45,68 @@ cclose(Chan *c)
 {
 	if(--c->ref > 0)
 		return;
-	if(c->mode >= 0 && devtab[c->type]->close != nil)
+	if(c->mode >= 0)
 		devtab[c->type]->close(c);
+	if(c->mnt != nil)
+		mntclose(c->mnt);
 	kfree(c);
 }
 
-/* A new, unopened channel to the same file. */
+/* A new, unopened channel to the same file, not through any union. */
 Chan*
 cclone(Chan *c)
 {
 	Chan *nc;
 
-	if((nc = newchan(c->type, c->dev, c->qid)) == nil)
+	if((nc = newchan(c->type, c->qid)) == nil)
 		return nil;
 	nc->aux = c->aux;
-	nc->mnt = c->mnt;
 	return nc;
+}
+
+/* Let go of a reference to a bind; the last one closes its directories. */
+static void
+mntclose(Mount *m)
+{
+	int i;
+
+	if(--m->ref > 0)
+		return;
+	cclose(m->from);
+	for(i = 0; i < m->n; i++)
+		cclose(m->to[i]);
+	kfree(m);
 }
 
 static int
 eqchan(Chan *a, Chan *b)
 {
-	return a->type == b->type && a->dev == b->dev && a->qid == b->qid;
+	return a->type == b->type && a->qid == b->qid;
 }
 
-static Mount*
+/* The slot in mounts of the bind onto c, or -1. */
+static int
 findmount(Chan *c)
 {
-	Mount *m;
+	int i;
 
-	for(m = mounts; m < mounts + NMOUNT; m++)
-		if(m->from != nil && eqchan(m->from, c))
-			return m;
-	return nil;
+	for(i = 0; i < NMOUNT; i++)
+		if(mounts[i] != nil && eqchan(mounts[i]->from, c))
+			return i;
+	return -1;
 }
 
 /* If something is bound over c, the first directory of that union instead. */
 static Chan*
 domount(Chan *c)
 {
-	Mount *m;
 	Chan *nc;
+	int i;
 
-	if((m = findmount(c)) == nil || (nc = cclone(m->to[0])) == nil)
+	if((i = findmount(c)) < 0 || (nc = cclone(mounts[i]->to[0])) == nil)
 		return c;
-	nc->mnt = m;
+	nc->mnt = mounts[i];
+	nc->mnt->ref++;
 	cclose(c);
 	return nc;
 }
@@ -123,7 +142,6 @@ walk1(Chan *c, char *elem)
 	for(i = 0; i < n; i++){
 		if((nc = cclone(dirs[i])) == nil)
 			break;
-		nc->mnt = nil;
 		if(devtab[nc->type]->walk(nc, elem) == 0){
 			cclose(c);
 			return domount(nc);
@@ -138,7 +156,8 @@ walk1(Chan *c, char *elem)
 /*
  * Make path absolute (relative to dot) and clean: no "." or empty
  * elements, and ".." applied to what precedes it.  A "#x" device
- * path stays rooted at its device.
+ * path stays rooted at its device; x is any character, '/' too, so
+ * that "#/" is the root file system's root and "#//bin" its bin.
  */
 int
 cleanpath(char *dst, char *dot, char *path)
@@ -155,8 +174,11 @@ cleanpath(char *dst, char *dot, char *path)
 	q = dst;
 	p = tmp;
 	if(*p == '#'){
-		while(*p && *p != '/')
+		*q++ = *p++;
+		if(*p != '\0')
 			*q++ = *p++;
+		if(*p != '\0' && *p != '/')
+			return seterr(ENOENT, "unknown device");
 	}
 	root = q - dst;
 	while(*p){
@@ -192,48 +214,35 @@ cleanpath(char *dst, char *dot, char *path)
 Chan*
 namec(char *path, char *last)
 {
-	char clean[PATHMAX], *p, *e;
+	char clean[PATHMAX], elem[NAMELEN], *p;
 	Chan *c;
-	int i;
+	int n;
 
 	if(cleanpath(clean, up ? up->dot : "/", path) < 0)
 		return nil;
 	p = clean;
 	if(*p == '#'){
-		for(i = 0; devtab[i] != nil; i++)
-			if(devtab[i]->dc == p[1])
-				break;
-		if(devtab[i] == nil || p[1] == '\0'){
-			seterr(ENOENT, "unknown device");
-			return nil;
-		}
-		p += 2;
-		while(*p && *p != '/')
-			p++;
-		c = devtab[i]->attach("");
-	}else
-		c = cclone(rootchan);
-	if(c == nil){
+		c = cattach(p[1]);
+		p += p[1] != '\0' ? 2 : 1;
+	}else if((c = cclone(rootchan)) == nil)
 		seterr(ENOMEM, nil);
+	if(c == nil)
 		return nil;
-	}
 	c = domount(c);
-	while(*p == '/'){
-		e = strchr(p + 1, '/');
-		if(e == nil && last != nil){
-			if(p[1] == '\0')
-				break;
-			strcpy(last, p + 1);
+	/* A clean path is "/elem" repeated, each elem shorter than NAMELEN. */
+	while(*p == '/' && p[1] != '\0'){
+		p++;
+		for(n = 0; p[n] != '\0' && p[n] != '/'; n++)
+			;
+		memmove(elem, p, n);
+		elem[n] = '\0';
+		p += n;
+		if(*p == '\0' && last != nil){
+			strcpy(last, elem);
 			return c;
 		}
-		if(e != nil)
-			*e = '\0';
-		if(p[1] != '\0' && (c = walk1(c, p + 1)) == nil)
+		if((c = walk1(c, elem)) == nil)
 			return nil;
-		if(e == nil)
-			break;
-		*e = '/';
-		p = e;
 	}
 	if(last != nil){
 		cclose(c);
@@ -241,6 +250,57 @@ namec(char *path, char *last)
 		return nil;
 	}
 	return c;
+}
+
+/* The union that binding cn at co makes, in u: its size, or -1. */
+static int
+newunion(Chan *cn, Chan *co, int flag, Chan **u)
+{
+	Chan *dirs[NUNION];
+	int i, n, nu = 0;
+
+	if(flag == MBEFORE)
+		u[nu++] = cn;
+	if(flag != MREPL){
+		n = unionof(co, dirs);
+		for(i = 0; i < n; i++){
+			if(eqchan(dirs[i], cn))
+				continue;
+			if(nu == NUNION - 1)
+				return seterr(ENOMEM, "union full");
+			u[nu++] = dirs[i];
+		}
+	}
+	if(flag != MBEFORE)
+		u[nu++] = cn;
+	return nu;
+}
+
+/* The mount point at co: the one there is, or a new one with an empty union. */
+static Mount*
+mountat(Chan *co)
+{
+	Mount *m;
+	int i;
+
+	if(co->mnt != nil)
+		return co->mnt;
+	reclaim();
+	for(i = 0; i < NMOUNT && mounts[i] != nil; i++)
+		;
+	if(i == NMOUNT){
+		seterr(ENOMEM, "mount table full");
+		return nil;
+	}
+	if((m = kmalloc(sizeof *m)) == nil || (m->from = cclone(co)) == nil){
+		kfree(m);
+		seterr(ENOMEM, nil);
+		return nil;
+	}
+	m->ref = 1;
+	m->n = 0;
+	mounts[i] = m;
+	return m;
 }
 
 /*
@@ -251,69 +311,99 @@ namec(char *path, char *last)
 int
 kbind(char *new, char *old, int flag)
 {
-	Chan *cn, *co, *dirs[NUNION], *u[NUNION];
+	Chan *cn = nil, *co = nil, *u[NUNION];
 	Mount *m;
-	int i, n, nu;
+	int i, nu, r = -1;
 
 	if(flag != MREPL && flag != MBEFORE && flag != MAFTER)
-		return seterr(EINVAL, "bad bind flag");
-	if((cn = namec(new, nil)) == nil)
-		return -1;
-	if((co = namec(old, nil)) == nil){
-		cclose(cn);
-		return -1;
+		seterr(EINVAL, "bad bind flag");
+	else if((cn = namec(new, nil)) == nil || (co = namec(old, nil)) == nil)
+		;	/* namec has said why */
+	else if((cn->qid & QDIR) != (co->qid & QDIR))
+		seterr(ENOTDIR, "bind: directory and file");
+	else if((nu = newunion(cn, co, flag, u)) >= 0 && (m = mountat(co)) != nil){
+		/* The union takes over cn's reference, and one more of each other. */
+		if(cn->mnt != nil){
+			mntclose(cn->mnt);
+			cn->mnt = nil;
+		}
+		for(i = 0; i < nu; i++)
+			if(u[i] != cn)
+				incref(u[i]);
+		for(i = 0; i < m->n; i++)
+			cclose(m->to[i]);
+		for(i = 0; i < nu; i++)
+			m->to[i] = u[i];
+		m->n = nu;
+		cn = nil;
+		r = 0;
 	}
-	if((cn->qid & QDIR) != (co->qid & QDIR)){
+	if(cn != nil)
 		cclose(cn);
+	if(co != nil)
 		cclose(co);
-		return seterr(ENOTDIR, "bind: directory and file");
+	return r;
+}
+
+/*
+ * unmount new old: take new out of the union at old; with new nil,
+ * undo every bind onto old.  A union left empty leaves the table.
+ */
+int
+kunmount(char *new, char *old)
+{
+	Chan *cn, *co;
+	Mount *m;
+	int i, j;
+
+	if((co = namec(old, nil)) == nil)
+		return -1;
+	if((m = co->mnt) == nil){
+		cclose(co);
+		return seterr(EINVAL, "not mounted");
 	}
-	cn->mnt = nil;
-	nu = 0;
-	if(flag == MBEFORE)
-		u[nu++] = cn;
-	if(flag != MREPL){
-		n = unionof(co, dirs);
-		for(i = 0; i < n; i++){
-			if(eqchan(dirs[i], cn))
-				continue;
-			if(nu == NUNION - 1){
-				cclose(cn);
-				cclose(co);
-				return seterr(ENOMEM, "union full");
-			}
-			u[nu++] = dirs[i];
+	for(i = 0; mounts[i] != m; i++)
+		;
+	if(new != nil){
+		if((cn = namec(new, nil)) == nil){
+			cclose(co);
+			return -1;
 		}
-	}
-	if(flag != MBEFORE)
-		u[nu++] = cn;
-	m = co->mnt;
-	if(m == nil){
-		for(m = mounts; m < mounts + NMOUNT && m->from != nil; m++)
+		for(j = 0; j < m->n && !eqchan(m->to[j], cn); j++)
 			;
-		if(m == mounts + NMOUNT){
-			cclose(cn);
+		cclose(cn);
+		if(j == m->n){
 			cclose(co);
-			return seterr(ENOMEM, "mount table full");
+			return seterr(ENOENT, "not in the union");
 		}
-		if((m->from = cclone(co)) == nil){
-			cclose(cn);
-			cclose(co);
-			return seterr(ENOMEM, nil);
-		}
-		m->from->mnt = nil;
-		m->n = 0;
+		cclose(m->to[j]);
+		m->n--;
+		memmove(&m->to[j], &m->to[j + 1], (m->n - j)*sizeof m->to[0]);
 	}
-	for(i = 0; i < nu; i++)
-		if(u[i] != cn)
-			incref(u[i]);
-	for(i = 0; i < m->n; i++)
-		cclose(m->to[i]);
-	for(i = 0; i < nu; i++)
-		m->to[i] = u[i];
-	m->n = nu;
+	if(new == nil || m->n == 0){
+		mounts[i] = nil;
+		mntclose(m);
+	}
 	cclose(co);
 	return 0;
+}
+
+/*
+ * Take out of the table the binds onto directories that have been
+ * removed (their stat fails): no name reaches them now, and they must
+ * not fill the table for good.
+ */
+static void
+reclaim(void)
+{
+	Dir d;
+	int i;
+
+	for(i = 0; i < NMOUNT; i++)
+		if(mounts[i] != nil && devtab[mounts[i]->from->type]->stat(mounts[i]->from, &d) < 0){
+			mntclose(mounts[i]);
+			mounts[i] = nil;
+		}
 }
 
 void

@@ -24,8 +24,6 @@ int	hz = 100;
  */
 static uint	nextwake;
 
-enum { Never = 0x7FFFFFFF };	/* ticks ahead: as far as the comparisons reach */
-
 void
 clockinit(void)
 {
@@ -68,9 +66,12 @@ wakeat(uint t)
 		nextwake = t;
 }
 
-/* Milliseconds to ticks, rounding up so that a sleep is never short. */
-uint
+/*
+ * Milliseconds to ticks, rounding up so that a sleep is never short;
+ * in 64 bits, as 2^32 ms at 10000 Hz is more than 2^32 ticks.
+ */
+uvlong
 ms2tick(uint ms)
 {
-	return ms/1000*hz + (ms%1000*hz + 999)/1000;
+	return (uvlong)ms/1000*hz + (ms%1000*hz + 999)/1000;
 }

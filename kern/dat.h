@@ -3,7 +3,6 @@
  * trap frame.  Plan 9's names where there is one.
  */
 #include "sys.h"
-#include "errno.h"
 
 typedef struct Chan	Chan;
 typedef struct Context	Context;
@@ -19,9 +18,9 @@ enum {
 	NFD	= 32,	/* open files per process */
 	NMOUNT	= 32,	/* mount points */
 	NUNION	= 8,	/* directories in one union */
-	MAXARG	= 32,	/* arguments to exec */
 	ARGMAX	= 4096,	/* bytes of them */
 	PATHMAX	= 256,	/* longest path */
+	Never	= 0x7FFFFFFF,	/* ticks ahead: as far as comparisons of ticks reach */
 };
 
 /*
@@ -68,22 +67,26 @@ struct Context {
  * Open files in the fd table, the current directory and mount
  * points are all channels, shared by counting references.
  */
-#define QDIR	0x80000000	/* qid bit: the file is a directory */
+#define QDIR	0x8000000000000000ULL	/* qid bit: the file is a directory */
 
 struct Chan {
 	int	ref;		/* references to this channel */
 	int	type;		/* index into devtab */
-	int	dev;		/* instance of the device */
-	uint	qid;		/* file within the device; QDIR for a directory */
+	uvlong	qid;		/* file within the device; QDIR for a directory */
 	int	mode;		/* O_RDONLY etc. once open, -1 before */
 	uvlong	offset;		/* next byte read or written */
 	void	*aux;		/* the device's own state */
 	Mount	*mnt;		/* union to read through, if a mount point */
 };
 
-/* One bind: a directory, and what now stands in its place. */
+/*
+ * One bind: a directory, and what now stands in its place.  Channels
+ * opened through the union hold references to it, so an unmount takes
+ * it out of the mount table but leaves it to them until they close.
+ */
 struct Mount {
-	Chan	*from;		/* the directory bound over; nil if slot free */
+	int	ref;		/* the mount table's, and each channel's */
+	Chan	*from;		/* the directory bound over */
 	Chan	*to[NUNION];	/* the union, searched in order */
 	int	n;		/* entries in to */
 };
@@ -97,20 +100,26 @@ struct Dirtab {
 };
 
 /*
- * A device: its letter and its operations.  Operations that fail call
- * seterr and return -1 (or nil).
+ * A device: its letter, its files and its operations, filled by name
+ * (.read = consread).  An operation a device leaves out is the
+ * default of kern/dev.c (devwalk and the like), which serve a flat
+ * directory of the files in tab.  Operations that fail call seterr
+ * and return -1.
  */
 struct Dev {
 	int	dc;		/* letter after '#' */
-	void	(*init)(void);
-	Chan*	(*attach)(char *spec);
+	Dirtab	*tab;		/* the files of a flat directory, or nil */
+	int	ntab;		/* entries in tab */
+	void	(*reset)(void);	/* at the start of main, before memory */
+	void	(*init)(void);	/* once memory and traps are up */
+	int	(*attach)(Chan*);	/* set up c, new at the device's root */
 	int	(*walk)(Chan*, char *name);	/* move c to name within it */
 	int	(*stat)(Chan*, Dir*);
 	int	(*open)(Chan*, int omode);
 	int	(*create)(Chan*, char *name, int omode, uint perm);
 	long	(*read)(Chan*, void*, long, uvlong);
 	long	(*write)(Chan*, void*, long, uvlong);
-	void	(*close)(Chan*);
+	void	(*close)(Chan*);	/* c was open */
 	int	(*remove)(Chan*);
 };
 
@@ -145,12 +154,14 @@ struct Proc {
 	Proc	*parent;
 	int	status;		/* exit status, for wait */
 	int	killed;		/* die on the way back to user mode */
+	uint	turn;		/* ticks when the scheduler last ran it */
 	int	noteid;		/* note group, for ^C: inherited on fork */
 	void	*wchan;		/* what it sleeps on */
 	Chan	*fd[NFD];
 	char	dot[PATHMAX];	/* current directory, a clean absolute path */
 	int	errno;		/* of the system call in progress */
-	char	err[ERRMAX];	/* text of the last error */
+	char	err[ERRMAX];	/* its text */
+	char	errstr[ERRMAX];	/* the text of the last call that failed: what errstr reads */
 	Profil	prof;
 	Pcsample	pcs;
 };

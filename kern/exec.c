@@ -95,7 +95,7 @@ loadsegs(Chan *c, Ehdr *eh, pte_t *pd, char *buf)
 			return seterr(ENOMEM, nil);
 		for(off = 0; off < ph.filesz; off += n){
 			n = ph.filesz - off < BY2PG ? ph.filesz - off : BY2PG;
-			if(readn(c, buf, n, ph.offset + off) < 0
+			if(schedpoint() < 0 || readn(c, buf, n, ph.offset + off) < 0
 			|| copyto(pd, ph.vaddr + off, buf, n) < 0)
 				return -1;
 		}
@@ -223,16 +223,16 @@ sysexec(uint *arg)
 		return seterr(ENOMEM, nil);
 	for(i = 0;; i++){
 		va = arg[1] + 4*i;
-		if(i == MAXARG){
-			seterr(E2BIG, nil);
-			goto out;
-		}
 		if(!okuser(va, 4, 0)){
 			seterr(EFAULT, nil);
 			goto out;
 		}
 		if(*(uintptr*)va == 0)
 			break;
+		if(i == MAXARG){
+			seterr(E2BIG, nil);
+			goto out;
+		}
 		if(fetchstr(*(uintptr*)va, strs + used, ARGMAX - used) < 0){
 			seterr(up->errno == ENAMETOOLONG ? E2BIG : EFAULT, nil);
 			goto out;

@@ -1,14 +1,9 @@
 /* The kernel's functions, by the file that defines them. */
-#include <stdarg.h>
-#include <stddef.h>
-#include "string.h"
-#include "stdio.h"
+#include "lib.h"
 
 enum {
 	IRQ0		= 32,	/* vector of IRQ 0 */
 	IRQclock	= 0,
-	IRQuart1	= 3,
-	IRQuart0	= 4,
 };
 
 /* alloc.c */
@@ -22,8 +17,12 @@ void	kfree(void*);
 uint	heapinuse(void);
 uint	heapfree(void);
 
+/* archive.c */
+void	rootload(uchar*, uint);
+void	rootfile(char*, uchar*, uint);
+
 /* chan.c */
-Chan	*newchan(int, int, uint);
+Chan	*newchan(int, uvlong);
 void	incref(Chan*);
 void	cclose(Chan*);
 Chan	*cclone(Chan*);
@@ -31,26 +30,45 @@ int	unionof(Chan*, Chan**);
 int	cleanpath(char*, char*, char*);
 Chan	*namec(char*, char*);
 int	kbind(char*, char*, int);
+int	kunmount(char*, char*);
 void	chaninit(Chan*);
 
 /* clock.c */
 void	clockinit(void);
 void	clock(Ureg*);
-uint	ms2tick(uint);
+uvlong	ms2tick(uint);
 void	wakeat(uint);
 
 /* dev.c */
+void	chandevreset(void);
+void	chandevinit(void);
+Chan	*cattach(int);
+long	dirread(Chan*, void*, long, uvlong);
+void	devreset(void);
 void	devinit(void);
-Chan	*devattach(int);
-int	devwalk(Chan*, char*, Dirtab*, int);
-int	devstat(Chan*, Dir*, Dirtab*, int);
-long	devdirread(Chan*, void*, long, uvlong, Dirtab*, int);
+int	devattach(Chan*);
+int	devwalk(Chan*, char*);
+int	devstat(Chan*, Dir*);
+int	devopen(Chan*, int);
+int	devcreate(Chan*, char*, int, uint);
+long	devread(Chan*, void*, long, uvlong);
+long	devwrite(Chan*, void*, long, uvlong);
+void	devclose(Chan*);
+int	devremove(Chan*);
 long	readstr(uvlong, void*, long, char*);
 int	iscmd(char*, long, char*);
 
 /* exec.c */
 int	kexec(char*, char**);
 long	sysexec(uint*);
+
+/* i8259.c */
+void	i8259init(void);
+void	i8259enable(int);
+void	i8259eoi(int);
+
+/* main.c */
+void	poweroff(int) __attribute__((noreturn));
 
 /* mmu.c */
 void	mmuinit(void);
@@ -65,12 +83,17 @@ int	okuser(uintptr, uint, int);
 void	switchuvm(Proc*);
 void	switchkvm(void);
 
+/* print.c */
+void	print(char*, ...);
+void	panic(char*, ...) __attribute__((noreturn));
+
 /* proc.c */
 int	splhi(void);
 void	splx(int);
 void	userinit(void);
 void	scheduler(void);
 void	yield(void);
+int	schedpoint(void);
 void	sleep(void*);
 void	wakeup(void*);
 void	tsleep(uint);
@@ -96,6 +119,8 @@ int	fetchstr(uintptr, char*, int);
 int	uvalid(uintptr, uint, int);
 
 /* sysfile.c */
+Chan	*copen(Chan*, int);
+Chan	*ccreate(char*, int, uint);
 long	sysopen(uint*);
 long	syscreate(uint*);
 long	sysmkdir(uint*);
@@ -111,6 +136,7 @@ long	sysfstat(uint*);
 long	sysremove(uint*);
 long	syschdir(uint*);
 long	sysbind(uint*);
+long	sysunmount(uint*);
 long	sysgetwd(uint*);
 
 /* sysproc.c */
@@ -126,34 +152,18 @@ long	syssetnoteid(uint*);
 
 /* trap.c */
 void	trapinit(void);
+void	intrenable(int, void (*)(void*), void*);
 void	trap(Ureg*);
 
-/* dev/devcons.c */
-void	consinput(int);
-long	consreadline(char*, long);
-void	print(char*, ...);
-void	panic(char*, ...) __attribute__((noreturn));
-void	poweroff(int) __attribute__((noreturn));
+/*
+ * The hooks: the only functions of dev/ the core calls by name.  All
+ * else it reaches through devtab, and interrupts through intrenable.
+ */
+void	consputs(char*, int);	/* dev/devcons.c: print's output */
+void	kprofclock(uint);	/* dev/devkprof.c: each clock tick's pc */
 
-/* dev/devkprof.c */
-void	kprofclock(uint);
-
-/* dev/devpipe.c */
-int	newpipe(Chan**);
-
-/* dev/devroot.c */
-void	rootload(uchar*, uint);
-void	rootfile(char*, uchar*, uint);
-
-/* dev/devuart.c */
-void	uartinit(void);
-void	uartputc(int, int);
-void	uartintr(int);
-
-/* dev/i8259.c */
-void	i8259init(void);
-void	i8259enable(int);
-void	i8259eoi(int);
-
-/* dev/vga.c */
-void	vgaputc(int);
+/* Shared among the devices in dev/ */
+void	consinput(int);		/* devcons.c: a character typed */
+long	consreadline(char*, long);	/* devcons.c: a line of it */
+void	uartputc(int, int);	/* devuart.c: a byte out of port 0 or 1 */
+void	vgaputc(int);		/* vga.c: a character on the screen */

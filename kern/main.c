@@ -8,6 +8,7 @@
 #include "mem.h"
 #include "dat.h"
 #include "fns.h"
+#include "x86.h"
 
 enum { Mbmagic = 0x2BADB002, Mbmem = 1<<0, Mbcmdline = 1<<2, Mbmods = 1<<3 };
 
@@ -107,10 +108,28 @@ meminit(Mbinfo *mb)
 	pageinit(lo, top);
 }
 
+/*
+ * Power off.  QEMU's isa-debug-exit device (at port 0xf4) ends QEMU
+ * with exit code 2v+1 for the value v written; v = status+1 keeps
+ * clear of 1, QEMU's own failure, so QEMU exits 2*status+3 (3 for
+ * success).  Its exit code has 8 bits: statuses over 126 come out as
+ * 126.  Then QEMU's ACPI ports; then halt.
+ */
+void
+poweroff(int status)
+{
+	cli();
+	outl(0xF4, (status < 0 || status > 126 ? 126 : status) + 1);
+	outw(0x604, 0x2000);
+	outw(0xB004, 0x2000);
+	for(;;)
+		asm volatile("hlt");
+}
+
 void
 main(uint magic, Mbinfo *mb)
 {
-	uartinit();
+	chandevreset();
 	print("\nkprof kernel: booting\n");
 	if(magic != Mbmagic)
 		panic("not loaded by a multiboot loader (magic %#x)", magic);
@@ -120,9 +139,9 @@ main(uint magic, Mbinfo *mb)
 	mmuinit();
 	trapinit();
 	i8259init();
-	devinit();
+	chandevinit();
+	chaninit(cattach('/'));
 	loadmods(mb);
-	chaninit(devattach('/'));
 	if(kbind("#c", "/dev", MAFTER) < 0 || kbind("#t", "/dev", MAFTER) < 0
 	|| kbind("#T", "/dev", MAFTER) < 0)
 		panic("cannot build /dev");

@@ -3,7 +3,7 @@
  * boot/entry.asm) by the boot code.
  *
  *	0x00000000 - 0x00000fff	never mapped: catches nil
- *	0x00001000 - ...	user text, data, bss, then the heap (sbrk)
+ *	UTZERO - ...		user text, data, bss, then the heap (sbrk)
  *	USTACK - USTACKTOP	user stack
  *	KZERO -			all physical memory, up to PHYSMAX
  */
@@ -12,8 +12,7 @@
 #define BY2BIGPG	(4*1024*1024)	/* a PSE page: one PDE maps it */
 #define KZERO		0xC0000000	/* kernel virtual = physical + KZERO */
 #define PHYSMAX		(256*1024*1024)	/* physical memory the kernel maps */
-#define UTZERO		0x1000		/* user programs are linked here */
-#define USTACKTOP	KZERO		/* top of user space */
+#define USTACKTOP	USEREND		/* top of user space (kern/sys.h), KZERO */
 #define USTACKSIZE	(64*1024)
 #define USTACK		(USTACKTOP - USTACKSIZE)
 #define KSTACK		8192		/* per-process kernel stack, from the heap */

@@ -90,7 +90,28 @@ walkpgdir(pte_t *pd, uintptr va, int alloc)
 	return &pt[PTX(va)];
 }
 
-/* Unmap and free the user pages in [lo, hi). */
+/*
+ * Free the page table over va if it maps nothing now: a failed or
+ * shrinking sbrk gives back its page tables with its pages.
+ */
+static void
+freeemptypt(pte_t *pd, uintptr va)
+{
+	pte_t *pt;
+	int i;
+
+	pt = KADDR(PTEADDR(pd[PDX(va)]));
+	for(i = 0; i < 1024; i++)
+		if(pt[i] & PTEP)
+			return;
+	pd[PDX(va)] = 0;	/* cleared before freed, as the pages below */
+	pagefree(pt);
+}
+
+/*
+ * Unmap and free the user pages in [lo, hi), and the page tables left
+ * empty.  If pd is in use, the caller reloads cr3 before user code runs.
+ */
 void
 unmapuser(pte_t *pd, uintptr lo, uintptr hi)
 {
@@ -110,12 +131,15 @@ unmapuser(pte_t *pd, uintptr lo, uintptr hi)
 			*pte = 0;
 			pagefree(pg);
 		}
+		if(PTX(va) == 1023 || va + BY2PG >= hi)
+			freeemptypt(pd, va);
 	}
 }
 
 /*
  * Map fresh zeroed user pages over [lo, hi); pages already there are
- * kept, and made writable.  On failure the pages it added are freed.
+ * kept, and made writable.  On failure (no memory, or the process
+ * killed at a scheduling point) the pages it added are freed.
  */
 int
 mapuser(pte_t *pd, uintptr lo, uintptr hi)
@@ -134,13 +158,13 @@ mapuser(pte_t *pd, uintptr lo, uintptr hi)
 			*pte |= PTEW;
 			continue;
 		}
-		if((pg = pagealloc()) == nil)
+		if(schedpoint() < 0 || (pg = pagealloc()) == nil)
 			goto fail;
 		*pte = PADDR(pg) | PTEP | PTEW | PTEU;
 	}
 	return 0;
 fail:
-	unmapuser(pd, lo, va);
+	unmapuser(pd, lo, va + BY2PG);	/* va's own page is not mapped; its table may be new */
 	return -1;
 }
 
@@ -169,7 +193,7 @@ freepgdir(pte_t *pd)
 	pagefree(pd);
 }
 
-/* A copy of a user address space, for fork; nil if memory ran out. */
+/* A copy of a user address space, for fork; nil if memory ran out or the process was killed. */
 pte_t*
 copypgdir(pte_t *pd)
 {
@@ -187,7 +211,7 @@ copypgdir(pte_t *pd)
 		pte = walkpgdir(pd, va, 0);
 		if((*pte & PTEP) == 0)
 			continue;
-		if((npte = walkpgdir(npd, va, 1)) == nil || (pg = pagealloc()) == nil){
+		if(schedpoint() < 0 || (npte = walkpgdir(npd, va, 1)) == nil || (pg = pagealloc()) == nil){
 			freepgdir(npd);
 			return nil;
 		}

@@ -4,7 +4,9 @@
  * process in the kernel is never preempted, only interrupted; so
  * interrupts need be off (splhi ... splx) only around what interrupt
  * handlers touch too: the processes' states (wakeup), console and
- * serial input, the profilers.
+ * serial input, the profilers.  A process in the kernel gives the
+ * processor up only where it sleeps, and at the scheduling points of
+ * long system calls (schedpoint).
  */
 #include "u.h"
 #include "mem.h"
@@ -77,6 +79,7 @@ newproc(void)
 	memset(&p->prof, 0, sizeof p->prof);
 	memset(&p->pcs, 0, sizeof p->pcs);
 	memset(p->fd, 0, sizeof p->fd);
+	p->errstr[0] = '\0';
 	return p;
 }
 
@@ -121,6 +124,7 @@ scheduler(void)
 			up = p;
 			switchuvm(p);
 			p->state = Running;
+			p->turn = ticks;
 			swtch(&schedctx, p->context);
 			switchkvm();
 			up = nil;
@@ -151,6 +155,37 @@ yield(void)
 }
 
 /*
+ * A scheduling point: a system call that may run long calls this every
+ * so often, so that no call keeps the others from the processor for
+ * more than a clock tick (10 ms at the default 100 Hz).  If the clock
+ * has ticked since this process's turn began, the others have theirs
+ * first.  Returns -1, with EINTR, if the process has been killed: the
+ * call stops there.  The callers, where the time may grow with what
+ * the user asks for:
+ *
+ *	dev/devroot.c	rootread, rootwrite, grow: every 64 KB copied
+ *	dev/devuart.c	uartwrite: every 64 bytes sent
+ *	dev/devcons.c	conswrite: every 64 bytes printed
+ *	dev/devspin.c	spina, spinb: every 64K turns of the loop
+ *	kern/mmu.c	mapuser, copypgdir: every page (sbrk, exec, fork)
+ *	kern/exec.c	loadsegs: every page read
+ *
+ * Everything else a call does is bounded by a small constant: a path,
+ * the process or node table, a pipe's 4 KB, a union's 8 directories.
+ */
+int
+schedpoint(void)
+{
+	if(up == nil)
+		return 0;	/* at boot, loading the root file system */
+	if(ticks != up->turn)
+		yield();
+	if(up->killed)
+		return seterr(EINTR, nil);
+	return 0;
+}
+
+/*
  * Wait for a wakeup on chan.  Interrupts must be off since the caller
  * tested its condition, so that no wakeup is lost in between.
  */
@@ -175,16 +210,27 @@ wakeup(void *chan)
 	splx(s);
 }
 
-/* Sleep for ms milliseconds, or until killed. */
+/*
+ * Sleep for ms milliseconds, or until killed.  The comparisons of
+ * ticks reach less than 2^31 ahead, and a long sleep at a high clock
+ * rate is longer than that (2^31 ms at 10000 Hz is 2^34 ticks): it is
+ * slept in pieces.
+ */
 void
 tsleep(uint ms)
 {
-	uint until = ticks + ms2tick(ms);
+	uvlong left = ms2tick(ms);
+	uint until, n;
 	int s = splhi();
 
-	while((int)(ticks - until) < 0 && !up->killed){
-		wakeat(until);
-		sleep(&ticks);
+	while(left > 0 && !up->killed){
+		n = left < Never ? left : Never;
+		left -= n;
+		until = ticks + n;
+		while((int)(ticks - until) < 0 && !up->killed){
+			wakeat(until);
+			sleep(&ticks);
+		}
 	}
 	splx(s);
 }
@@ -217,6 +263,7 @@ pfork(void)
 	np->noteid = up->noteid;
 	strcpy(np->name, up->name);
 	strcpy(np->dot, up->dot);
+	strcpy(np->errstr, up->errstr);
 	for(i = 0; i < NFD; i++)
 		if((np->fd[i] = up->fd[i]) != nil)
 			incref(np->fd[i]);

@@ -41,13 +41,17 @@ static struct {
 	[SYS_errstr]	{ syserrstr,	2 },
 	[SYS_profil]	{ sysprofil,	4 },
 	[SYS_pcsample]	{ syspcsample,	2 },
+	[SYS_unmount]	{ sysunmount,	2 },
 	[SYS_setnoteid]	{ syssetnoteid,	1 },
 	[SYS_getwd]	{ sysgetwd,	2 },
 };
 
 enum { NARG = 4 };	/* the most any call takes */
 
-/* Record an error for the system call in progress; returns -1. */
+/*
+ * Record an error for the system call in progress; returns -1.  It
+ * becomes what errstr reads only if the call fails.
+ */
 int
 seterr(int e, char *msg)
 {
@@ -67,6 +71,7 @@ syscall(Ureg *u)
 	int i;
 
 	up->errno = 0;
+	up->err[0] = '\0';
 	if(n >= NSYSCALL || systab[n].f == nil)
 		r = seterr(ENOSYS, "bad system call");
 	else{
@@ -82,7 +87,11 @@ syscall(Ureg *u)
 			r = systab[n].f(arg);
 	}
 	u->ax = r;
-	u->dx = r == -1 ? up->errno : 0;
+	u->dx = 0;
+	if(r == -1){
+		u->dx = up->errno;
+		memmove(up->errstr, up->err, ERRMAX);
+	}
 }
 
 /* Copy a user string of fewer than max bytes into buf. */

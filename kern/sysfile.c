@@ -46,7 +46,7 @@ argpath(uint va, char *buf)
 }
 
 /* Open c as omode; on failure c is closed. */
-static Chan*
+Chan*
 copen(Chan *c, int omode)
 {
 	if((c->qid & QDIR) && ((omode & O_ACCMODE) != O_RDONLY || omode & O_TRUNC)){
@@ -64,7 +64,7 @@ copen(Chan *c, int omode)
 }
 
 /* Create name in the directory path names; returns it open, or nil. */
-static Chan*
+Chan*
 ccreate(char *path, int omode, uint perm)
 {
 	char name[NAMELEN];
@@ -75,7 +75,7 @@ ccreate(char *path, int omode, uint perm)
 		return nil;
 	n = unionof(c, dirs);
 	for(i = 0; i < n; i++)
-		if(devtab[dirs[i]->type]->create != nil)
+		if(devtab[dirs[i]->type]->create != devcreate)
 			break;
 	if(i == n){
 		cclose(c);
@@ -88,7 +88,6 @@ ccreate(char *path, int omode, uint perm)
 		seterr(ENOMEM, nil);
 		return nil;
 	}
-	c->mnt = nil;
 	if(devtab[c->type]->create(c, name, omode, perm) < 0){
 		cclose(c);
 		return nil;
@@ -174,7 +173,7 @@ unionread(Chan *c, char *buf, long n, uvlong off)
 	nd = unionof(c, dirs);
 	for(i = 0; i < nd && m + (long)sizeof(Dir) <= n; i++)
 		for(k = 0; m + (long)sizeof(Dir) <= n; k++){
-			r = devtab[dirs[i]->type]->read(dirs[i], buf + m, sizeof(Dir), k*sizeof(Dir));
+			r = dirread(dirs[i], buf + m, sizeof(Dir), k*sizeof(Dir));
 			if(r <= 0)
 				break;
 			if(skip > 0)
@@ -307,14 +306,40 @@ sysdup2(uint *arg)
 	return fd;
 }
 
+/* File name in directory d, open as omode; d stays as it was. */
+static Chan*
+openin(Chan *d, char *name, int omode)
+{
+	Chan *c;
+
+	if((c = cclone(d)) == nil){
+		seterr(ENOMEM, nil);
+		return nil;
+	}
+	if(devtab[c->type]->walk(c, name) < 0){
+		cclose(c);
+		return nil;
+	}
+	return copen(c, omode);
+}
+
+/* As Plan 9's: a new #|, its data open to read and its data1 to write. */
 long
 syspipe(uint *arg)
 {
-	Chan *c[2];
+	Chan *d, *c[2];
 	int fd[2];
 
-	if(uvalid(arg[0], sizeof fd, 1) < 0 || newpipe(c) < 0)
+	if(uvalid(arg[0], sizeof fd, 1) < 0 || (d = cattach('|')) == nil)
 		return -1;
+	c[0] = openin(d, "data", O_RDONLY);
+	c[1] = c[0] != nil ? openin(d, "data1", O_WRONLY) : nil;
+	cclose(d);
+	if(c[1] == nil){
+		if(c[0] != nil)
+			cclose(c[0]);
+		return -1;
+	}
 	if((fd[0] = newfd(c[0])) < 0){
 		cclose(c[1]);
 		return -1;
@@ -365,10 +390,7 @@ sysremove(uint *arg)
 		return -1;
 	if((c = namec(path, nil)) == nil)
 		return -1;
-	if(devtab[c->type]->remove == nil)
-		r = seterr(EACCES, "cannot remove a device file");
-	else
-		r = devtab[c->type]->remove(c);
+	r = devtab[c->type]->remove(c);
 	cclose(c);
 	return r;
 }
@@ -416,4 +438,17 @@ sysbind(uint *arg)
 	if(argpath(arg[0], new) < 0 || argpath(arg[1], old) < 0)
 		return -1;
 	return kbind(new, old, arg[2]);
+}
+
+/* unmount(new, old): new may be nil, to undo every bind onto old. */
+long
+sysunmount(uint *arg)
+{
+	char new[PATHMAX], old[PATHMAX];
+
+	if(arg[0] != 0 && argpath(arg[0], new) < 0)
+		return -1;
+	if(argpath(arg[1], old) < 0)
+		return -1;
+	return kunmount(arg[0] != 0 ? new : nil, old);
 }

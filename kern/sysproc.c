@@ -53,8 +53,10 @@ syssbrk(uint *arg)
 		return seterr(ENOMEM, nil);
 	if(n < 0 && (new > old || new < up->hbase))
 		return seterr(EINVAL, "sbrk below the heap");
-	if(new > ROUNDUP(old, BY2PG) && mapuser(up->pgdir, ROUNDUP(old, BY2PG), new) < 0)
+	if(new > ROUNDUP(old, BY2PG) && mapuser(up->pgdir, ROUNDUP(old, BY2PG), new) < 0){
+		switchuvm(up);	/* forget the page tables mapuser gave back */
 		return seterr(ENOMEM, nil);
+	}
 	if(n < 0){
 		unmapuser(up->pgdir, ROUNDUP(new, BY2PG), ROUNDUP(old, BY2PG));
 		switchuvm(up);	/* reloading cr3 forgets the unmapped pages */
@@ -93,7 +95,7 @@ syserrstr(uint *arg)
 		n = ERRMAX;
 	if(uvalid(arg[0], n, 1) < 0)
 		return -1;
-	strlcpy((char*)arg[0], up->err, n);
+	strlcpy((char*)arg[0], up->errstr, n);
 	return 0;
 }
 

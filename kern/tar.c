@@ -8,7 +8,19 @@
  */
 #include "tar.h"
 
-enum { Blk = 512 };
+/* A header block, and where its fields are in it. */
+enum {
+	Blk		= 512,	/* bytes in a header or data block */
+	Name		= 0,	/* the file name, or its last part */
+	Namelen		= 100,
+	Size		= 124,	/* octal */
+	Sizelen		= 12,
+	Chksum		= 148,	/* octal: the header's bytes summed, this field as blanks */
+	Chksumlen	= 8,
+	Type		= 156,	/* '0' or NUL a file, '5' a directory */
+	Prefix		= 345,	/* the name's leading directories, if any */
+	Prefixlen	= 155,
+};
 
 /* An octal field, NUL- or space-terminated; -1 if it is not one. */
 static long
@@ -66,11 +78,11 @@ tarnext(const unsigned char *a, unsigned int len, unsigned int *off, Tarent *e)
 		h = a + *off;
 		if(iszero(h))
 			return 0;
-		sum = octal(h + 148, 8);
+		sum = octal(h + Chksum, Chksumlen);
 		chk = 0;
 		for(i = 0; i < Blk; i++)
-			chk += (i >= 148 && i < 156) ? ' ' : h[i];
-		size = octal(h + 124, 12);
+			chk += (i >= Chksum && i < Chksum + Chksumlen) ? ' ' : h[i];
+		size = octal(h + Size, Sizelen);
 		if(sum < 0 || (unsigned long)sum != chk || size < 0)
 			return -1;
 		if((unsigned long)size > len - *off - Blk)
@@ -78,14 +90,14 @@ tarnext(const unsigned char *a, unsigned int len, unsigned int *off, Tarent *e)
 		*off += Blk + ((size + Blk - 1) / Blk) * Blk;
 		if(*off > len)
 			*off = len;
-		if(h[156] != '0' && h[156] != '\0' && h[156] != '5')
+		if(h[Type] != '0' && h[Type] != '\0' && h[Type] != '5')
 			continue;
 		n = 0;
-		if(h[345] != '\0'){
-			n = field(e->name, h + 345, 155);
+		if(h[Prefix] != '\0'){
+			n = field(e->name, h + Prefix, Prefixlen);
 			e->name[n++] = '/';
 		}
-		field(e->name + n, h, 100);
+		field(e->name + n, h + Name, Namelen);
 		name = e->name;
 		while(name[0] == '.' && name[1] == '/')
 			name += 2;
@@ -98,7 +110,7 @@ tarnext(const unsigned char *a, unsigned int len, unsigned int *off, Tarent *e)
 			e->name[--i] = '\0';
 		if(i == 0 || (i == 1 && e->name[0] == '.'))
 			continue;
-		e->dir = h[156] == '5';
+		e->dir = h[Type] == '5';
 		e->data = h + Blk;
 		e->size = size;
 		return 1;

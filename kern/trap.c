@@ -1,8 +1,10 @@
 /*
  * Traps: the interrupt descriptor table, and trap(), which every
  * exception, interrupt and system call reaches through
- * kern/trapasm.asm.  A fault in a user program kills it with a one-line
- * message; a fault in the kernel is a panic.
+ * kern/trapasm.asm.  Devices' interrupts come here too, and go on to
+ * the handler each registered with intrenable.  A fault in a user
+ * program kills it with a one-line message; a fault in the kernel is a
+ * panic.
  */
 #include "u.h"
 #include "mem.h"
@@ -12,6 +14,12 @@
 
 static uvlong	idt[256];
 extern uint	vectors[];
+
+/* What a device's interrupt calls, by IRQ (intrenable). */
+static struct {
+	void	(*f)(void*);
+	void	*arg;
+} intr[16];
 
 static char *excname[] = {
 	"divide error", "debug", "nmi", "breakpoint", "overflow",
@@ -43,6 +51,15 @@ trapinit(void)
 	idtr.limit = sizeof idt - 1;
 	idtr.base = (uint)idt;
 	asm volatile("lidt %0" : : "m"(idtr));
+}
+
+/* Have IRQ irq call f(arg), and let it through the 8259. */
+void
+intrenable(int irq, void (*f)(void*), void *arg)
+{
+	intr[irq].f = f;
+	intr[irq].arg = arg;
+	i8259enable(irq);
 }
 
 static char*
@@ -79,12 +96,6 @@ trap(Ureg *u)
 	case IRQ0 + IRQclock:
 		clock(u);
 		break;
-	case IRQ0 + IRQuart0:
-		uartintr(0);
-		break;
-	case IRQ0 + IRQuart1:
-		uartintr(1);
-		break;
 	case IRQ0 + 7:
 		break;	/* spurious: the 8259 wants no EOI */
 	case IRQ0 + 15:
@@ -92,6 +103,8 @@ trap(Ureg *u)
 		break;
 	default:
 		if(u->trap >= IRQ0 && u->trap < IRQ0 + 16){
+			if(intr[u->trap - IRQ0].f != nil)
+				intr[u->trap - IRQ0].f(intr[u->trap - IRQ0].arg);
 			i8259eoi(u->trap - IRQ0);
 			break;
 		}

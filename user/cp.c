@@ -20,7 +20,7 @@ main(int argc, char *argv[])
 	}
 	/* Opening dst would truncate it, and so src, were they one file. */
 	if(fstat(in, &s) == 0 && stat(argv[2], &d) == 0
-	&& s.type == d.type && s.dev == d.dev && s.qid == d.qid){
+	&& s.type == d.type && s.qid == d.qid){
 		fprintf(stderr, "cp: %s and %s are the same file\n", argv[1], argv[2]);
 		return 1;
 	}

@@ -17,7 +17,7 @@ main(int argc, char *argv[])
 		return 1;
 	}
 	if(poweroff(status) < 0){
-		perror("halt: /dev/power");
+		perror("halt: #c/power");
 		return 1;
 	}
 	return 0;

@@ -3,7 +3,8 @@
  * input, output and error.  If /boot/rc exists it runs `sh /boot/rc`
  * and powers the machine off with its exit status; otherwise it runs
  * an interactive shell, starting a new one whenever it exits.  Either
- * way it waits for orphans too, which the kernel gives to init.
+ * way it waits for orphans too, which the kernel gives to init.  It
+ * never returns: the kernel cannot go on without init.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,14 +59,15 @@ main(void)
 		pid = spawn(rc);
 		status = pid < 0 ? 1 : waitfor(pid);
 		if(poweroff(status) < 0)
-			perror("init: /dev/power");
-		return 1;
+			perror("init: #c/power");
+		for(;;)
+			if(wait(NULL) < 0)
+				sleep(1000);
 	}
 	for(;;){
+		/* A shell that fails (say /bin/sh is gone) is retried once a second, not in a tight loop. */
 		pid = spawn(sh);
-		if(pid < 0)
+		if(pid < 0 || waitfor(pid) != 0)
 			sleep(1000);
-		else
-			waitfor(pid);
 	}
 }

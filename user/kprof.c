@@ -55,11 +55,11 @@ emalloc(size_t n)
 }
 
 static uint8_t*
-ereadfile(const char *path, size_t *lenp)
+ereadfile(const char *path, size_t hint, size_t *lenp)
 {
 	uint8_t *buf;
 
-	buf = readfile(path, lenp);
+	buf = readfile(path, hint, lenp);
 	if(buf == NULL)
 		fatal("%s: %s", path, strerror(errno));
 	return buf;
@@ -72,17 +72,21 @@ be32(const uint8_t *p)
 }
 
 /*
- * Read the profile at path, for a kernel text of nbins bins, into
- * an array of counts.
+ * Read the profile at path, for a kernel text of nbins bins, into an
+ * array of counts, and check that they add up: the kernel ticks are
+ * some of all the ticks, and the bins share out the kernel ticks (a
+ * count stops at 2^32-1 rather than wrap, so the bins may add up to
+ * more than a kernel count that has stopped).
  */
 static uint32_t*
 readdata(const char *path, uint64_t nbins)
 {
 	uint8_t *buf;
 	uint32_t *cell;
+	uint64_t sum;
 	size_t len, i;
 
-	buf = ereadfile(path, &len);
+	buf = ereadfile(path, 4*(nbins + 2), &len);
 	if(len < 8)
 		fatal("%s: too short (%lu bytes)", path, (unsigned long)len);
 	if(len % 4 != 0)
@@ -94,6 +98,15 @@ readdata(const char *path, uint64_t nbins)
 	for(i = 0; i < len/4; i++)
 		cell[i] = be32(buf + 4*i);
 	free(buf);
+	if(cell[1] > cell[0])
+		fatal("%s: more kernel ticks (%u) than ticks (%u)", path,
+			(unsigned)cell[1], (unsigned)cell[0]);
+	sum = 0;
+	for(i = 2; i < len/4; i++)
+		sum += cell[i];
+	if(sum != cell[1] && !(cell[1] == 0xFFFFFFFF && sum > cell[1]))
+		fatal("%s: the bins add up to %llu ticks, not the %u kernel ticks", path,
+			(unsigned long long)sum, (unsigned)cell[1]);
 	return cell;
 }
 
@@ -149,7 +162,7 @@ ctlhz(const char *path)
 	unsigned long hz;
 	size_t len;
 
-	buf = (char*)readfile(path, &len);
+	buf = (char*)readfile(path, 0, &len);
 	if(buf == NULL)
 		return 0;
 	hz = 0;

@@ -38,7 +38,7 @@ main(int argc, char *argv[])
 		}
 		to = path;
 	}
-	if(stat(to, &d) == 0 && s.type == d.type && s.dev == d.dev && s.qid == d.qid){
+	if(stat(to, &d) == 0 && s.type == d.type && s.qid == d.qid){
 		fprintf(stderr, "mv: %s and %s are the same file\n", argv[1], to);
 		return 1;
 	}

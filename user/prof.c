@@ -110,7 +110,7 @@ main(int argc, char *argv[])
 	gmon = argc == 3 ? argv[2] : "gmon.out";
 	if((err = symload(&t, argv[1])) != NULL)
 		fatal("%s", err);
-	buf = readfile(gmon, &len);
+	buf = readfile(gmon, 0, &len);
 	if(buf == NULL)
 		fatal("%s: %s", gmon, strerror(errno));
 	gethist(gmon, buf, len, &h);

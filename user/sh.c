@@ -620,7 +620,7 @@ atconsole(void)
 	struct Dir d0, dc;
 
 	if(fstat(0, &d0) < 0 || stat("/dev/cons", &dc) < 0
-	|| d0.type != dc.type || d0.dev != dc.dev || d0.qid != dc.qid)
+	|| d0.type != dc.type || d0.qid != dc.qid)
 		return 0;
 	consctl = open("/dev/consctl", O_WRONLY);
 	return consctl >= 0;

@@ -6,9 +6,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
 # Boot through GRUB from the ISO.
-./run-qemu.sh -c 'echo booted through grub' >"$T/iso" 2>&1
-st=$?
-out=$(tr -d '\r' <"$T/iso")
+guest -iso -c 'echo booted through grub'
 has boot-iso '^booted through grub$'
 check boot-iso-status [ "$st" = 0 ]
 hasnt boot-iso-no-screen-codes $'\e'
@@ -18,18 +16,18 @@ hasnt boot-iso-no-grub-menu 'Booting'
 
 # Boot with -kernel, to an interactive shell prompt; type at it once it is there.
 mkfifo "$T/keys"
-./run-qemu.sh -k -t 60 <"$T/keys" >"$T/prompt" 2>&1 &
+guest -t 60 <"$T/keys" &
 qemu=$!
 exec 3>"$T/keys"
 for i in $(seq 600); do
-	grep -q '^\$ ' "$T/prompt" && break
+	grep -q '^\$ ' "$T/console" 2>/dev/null && break
 	sleep 0.1
 done
 printf 'echo typed at the prompt\nhalt 5\n' >&3
 exec 3>&-
 wait $qemu
 st=$?
-out=$(tr -d '\r' <"$T/prompt")
+out=$(tr -d '\r\0' <"$T/console")
 has prompt '^\$ '
 has prompt-typed '^typed at the prompt$'
 check prompt-halt-status [ "$st" = 5 ]
@@ -67,6 +65,19 @@ has pipe-chain '^one two three$'
 check pipe-append [ "$(grep -c '^one two three$' <<<"$out")" = 2 ]
 has redirect-append '^y$'
 
+# Pipes are a device like the others: #| is a new pipe, data its end to
+# read and data1 its end to write, each only that way; opened by name
+# alone, data reads end of file, and nothing leaks; #| can be bound.
+guest -c "cat /dev/sysstat; ls '#|'; cat '#|/data'; echo read \$?; echo y > '#|/data'; echo wrongway \$?
+cat /dev/sysstat; bind '#|' /tmp; ls /tmp; cat /tmp/data1; echo readend \$?"
+has pipedev-files '^data1$'
+has pipedev-eof '^read 0$'
+has pipedev-wrong-way 'data: permission denied'
+has pipedev-wrong-way-status '^wrongway 1$'
+has pipedev-bound-read-end 'data1: permission denied'
+stats=$(grep '^pages' <<<"$out")
+check pipedev-no-leak [ "$(wc -l <<<"$stats")" = 2 -a "$(sort -u <<<"$stats" | wc -l)" = 1 ]
+
 guest -c "sh -c 'exit 7'; echo status \$?; echo 'exit 3' > /tmp/s; sh /tmp/s; echo script \$?
 fault; echo killed \$?; nosuch; echo missing \$?"
 has exit-status '^status 7$'
@@ -74,6 +85,12 @@ has script-status '^script 3$'
 has killed-status '^killed 255$'
 has missing-command '^sh: nosuch: '
 has missing-status '^missing 1$'
+
+# init powers off through #c, which no bind can hide, and never exits.
+guest -c 'mkdir /tmp/d; bind /tmp/d /dev; echo bound; exit 3'
+has bind-over-dev '^bound$'
+hasnt bind-over-dev-no-panic 'panic'
+check bind-over-dev-status [ "$st" = 3 ]
 
 guest -c 'spin 2 & spin 2; sleep 1'
 n=$(grep -cE '^spin [0-9]+: ticks' <<<"$out")
@@ -123,28 +140,14 @@ guest -a 'hz=200' -c 'cat /dev/time'
 hasnt cmdline-known-quiet 'warning'
 
 guest -t 300 -c 'cat /dev/textsum; cat /dev/sysstat; fuzz 100000; cat /dev/sysstat
-proftest > /dev/null; cat /dev/textsum'
+profiltest > /dev/null; cat /dev/textsum'
 has fuzz-ok 'fuzz: 100000 calls, ok$'
 hasnt fuzz-no-panic 'panic'
 before=$(grep -E '^pages' <<<"$out" | head -1 | awk '{print $4}')
 after=$(grep -E '^pages' <<<"$out" | tail -1 | awk '{print $4}')
 check fuzz-no-page-leak [ -n "$before" -a "$before" = "$after" ]
 # Kernel text, hashed in the guest after all that, is still what /kernel holds.
-want=$(python3 - o/kernel <<'PY'
-import struct, sys
-f = open(sys.argv[1], 'rb').read()
-shoff, = struct.unpack_from('<I', f, 32)
-shentsize, shnum, shstrndx = struct.unpack_from('<HHH', f, 46)
-sh = [struct.unpack_from('<IIIIII', f, shoff + i * shentsize) for i in range(shnum)]
-names = sh[shstrndx][4]
-for name, typ, flags, addr, off, size in sh:
-	if f[names + name:f.index(b'\0', names + name)] == b'.text':
-		h = 2166136261
-		for b in f[off:off + size]:
-			h = ((h ^ b) * 16777619) & 0xffffffff
-		print('%#x' % h)
-PY
-)
+want=$(textsum)
 sums=$(grep -E '^0x[0-9a-f]+$' <<<"$out" | sort -u)
 check kernel-text-intact [ -n "$want" -a "$sums" = "$want" ]
 

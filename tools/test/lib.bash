@@ -29,12 +29,22 @@ summary() {
 	[ "$fail" -eq 0 ]
 }
 
-# guest ARGS...: boot with ./run-qemu.sh -k ARGS; the console (without
-# carriage returns) is left in $out, the exit status in $st.
+# guest [-iso] ARGS...: every boot of the tests.  Boot with
+# ./run-qemu.sh -k ARGS (with -iso, from the GRUB ISO instead); the
+# console (without carriage returns) is left in $out, the exit status
+# in $st, and returned.  The console goes to $T/console as it runs, so
+# that a test can run `guest ... <FIFO &`, type once the prompt is
+# there, and `wait` for the status.
 guest() {
-	./run-qemu.sh -k "$@" >"$T/console" 2>&1
+	local how=-k
+	if [ "$1" = -iso ]; then
+		how=
+		shift
+	fi
+	./run-qemu.sh $how "$@" >"$T/console" 2>&1
 	st=$?
 	out=$(tr -d '\r\0' <"$T/console")
+	return "$st"
 }
 
 # has NAME REGEX: the last guest's console has a line matching REGEX.
@@ -57,21 +67,36 @@ hasnt() {
 	fi
 }
 
-# hostbuild NAME SUITE SOURCES...: build o/host/NAME, and o/host/NAME-san
+# textsum: what /dev/textsum must say, the FNV-1a hash of .text in
+# o/kernel, for tests that check that nothing has written there.
+textsum() {
+	python3 - o/kernel <<'PY'
+import struct, sys
+f = open(sys.argv[1], 'rb').read()
+shoff, = struct.unpack_from('<I', f, 32)
+shentsize, shnum, shstrndx = struct.unpack_from('<HHH', f, 46)
+sh = [struct.unpack_from('<IIIIII', f, shoff + i * shentsize) for i in range(shnum)]
+names = sh[shstrndx][4]
+for name, typ, flags, addr, off, size in sh:
+	if f[names + name:f.index(b'\0', names + name)] == b'.text':
+		h = 2166136261
+		for b in f[off:off + size]:
+			h = ((h ^ b) * 16777619) & 0xffffffff
+		print('%#x' % h)
+PY
+}
+
+# hostbuild NAME SUITE: have mk build o/host/NAME, and o/host/NAME-san
 # with the address and undefined-behaviour sanitizers (which make a
 # failing case exit 86); without them SUITE cannot run, and ends here.
 hostbuild() {
 	local name=$1 suite=$2
-	shift 2
 	export ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=exitcode=86:print_stacktrace=1
-	mkdir -p o/host
-	if gcc -O2 -g -Wall -Wextra -Werror -iquote user/include -o "o/host/$name" "$@" 2>"$T/build.err" &&
-	   gcc -O1 -g -Wall -Wextra -Werror -iquote user/include -fsanitize=address,undefined \
-		-fno-sanitize-recover=all -fno-omit-frame-pointer -o "o/host/$name-san" "$@" 2>>"$T/build.err"; then
+	if /usr/lib/plan9/bin/mk "o/host/$name" "o/host/$name-san" >"$T/build.err" 2>&1; then
 		ok "build-$name"
 		hostbins=("$PWD/o/host/$name" "$PWD/o/host/$name-san")
 	else
-		bad "build-$name" "$(head -c 300 "$T/build.err")"
+		bad "build-$name" "$(grep -m3 -e error -e 'mk:' "$T/build.err" | head -c 300)"
 		summary "$suite"
 		exit 1
 	fi
@@ -87,11 +112,13 @@ want() {
 # expect NAME STATUS ARGS...: run both builds of the last hostbuild with
 # ARGS, in the current directory; the case passes if each exits with
 # STATUS and prints exactly what want said, with no sanitizer report.
+# Each run has 60 seconds (the tools take time linear in their input;
+# a run killed for taking longer exits 124).
 expect() {
 	local name=$1 status=$2 bin got why=
 	shift 2
 	for bin in "${hostbins[@]}"; do
-		"$bin" "$@" >got.out 2>got.err
+		timeout 60 "$bin" "$@" >got.out 2>got.err
 		got=$?
 		if grep -q -e Sanitizer -e 'runtime error' got.err; then
 			why="sanitizer report: $(grep -m1 -e Sanitizer -e 'runtime error' got.err)"

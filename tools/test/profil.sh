@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Guest tests of profil(2) and pcsample(2) (issue 4): proftest checks
+# Guest tests of profil(2) and pcsample(2) (issue 4): profiltest checks
 # the index formula at each scale, the on/off rules, the errors, fork,
 # exec, the fault rule, saturation and pcsample's counts, at three clock
 # rates; and pcsample's samples of a 3:1 workload give its split.
@@ -7,9 +7,9 @@ cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
 for hz in 100 1000 10000; do
-	guest -d -a "hz=$hz" -t 300 -c 'proftest'
-	has "proftest-hz$hz" '^proftest: ok$'
-	hasnt "proftest-hz$hz-no-fail" '^FAIL'
+	guest -d -a "hz=$hz" -t 300 -c 'profiltest'
+	has "profiltest-hz$hz" '^profiltest: ok$'
+	hasnt "profiltest-hz$hz-no-fail" '^FAIL'
 done
 
 # pcsample's samples of profdemo, deterministic at hz=10000: 3 to 1.
@@ -22,7 +22,7 @@ check pcsample-enough-samples [ "${n:-0}" -ge 10000 ]
 check pcsample-3-to-1 python3 -c "import sys; a, b = ${s3:-0}, ${s1:-0}; sys.exit(a + b == 0 or abs(100.0 * a / (a + b) - 75) > 1)"
 
 # The same kernel text after profil and pcsample were aimed at it.
-guest -c 'cat /dev/textsum; proftest > /dev/null; cat /dev/textsum'
+guest -c 'cat /dev/textsum; profiltest > /dev/null; cat /dev/textsum'
 check profil-kernel-untouched [ "$(grep -cE '^0x' <<<"$out")" = 2 -a "$(grep -E '^0x' <<<"$out" | sort -u | wc -l)" = 1 ]
 
 summary profil

@@ -38,7 +38,7 @@ extern const char	*argv0;
 void	fatal(const char *fmt, ...);
 uint32_t	le16(const uint8_t*);
 uint32_t	le32(const uint8_t*);
-uint8_t	*readfile(const char *path, size_t *lenp);
+uint8_t	*readfile(const char *path, size_t hint, size_t *lenp);
 const char	*symload(Symtab *t, const char *path);
 void	symcredit(Symtab *t, uint32_t addr, uint64_t ticks);
 void	symprint(Symtab *t, uint64_t total, unsigned long hz);

@@ -3,6 +3,7 @@
 #define STDIO_H
 #include <stdarg.h>
 #include <stddef.h>
+#include "kern/lib.h"	/* vsnprintf, snprintf */
 
 #define EOF	(-1)
 #define BUFSIZ	1024
@@ -34,8 +35,6 @@ void	lineinit(Linebuf*, int fd);
 char	*rdline(Linebuf*, long *len);
 void	linefree(Linebuf*);
 
-int	vsnprintf(char*, size_t, const char*, va_list);
-int	snprintf(char*, size_t, const char*, ...);
 int	vfprintf(FILE*, const char*, va_list);
 int	fprintf(FILE*, const char*, ...);
 int	printf(const char*, ...);

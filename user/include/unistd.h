@@ -7,7 +7,7 @@
 #define UNISTD_H
 #include <stddef.h>
 #include "stdint.h"
-#include "sys.h"
+#include "kern/sys.h"
 
 void	_exit(int) __attribute__((noreturn));
 int	fork(void);
@@ -32,6 +32,7 @@ int	remove(const char *path);
 int	chdir(const char *path);
 int	mkdir(const char *path);
 int	bind(const char *new, const char *old, int flag);
+int	unmount(const char *new, const char *old);	/* new NULL: every bind onto old */
 int	errstr(char *buf, int n);
 int	setnoteid(int id);		/* join note group id; 0: a new one */
 int	getwd(char *buf, int n);	/* the current directory */
@@ -40,6 +41,6 @@ long	syscall(int num, ...);		/* any call by number, up to 4 arguments */
 
 /* Helpers in the C library. */
 long	copyfd(int from, int to);	/* copy until end of file; bytes or -1 */
-int	poweroff(int status);		/* write "off status" to /dev/power */
+int	poweroff(int status);		/* write "off status" to #c/power, the console device's power */
 
 #endif

@@ -12,6 +12,11 @@
  * standard names, no floating point, and decodes ELF a byte at a time.
  * Errors come back as a message, "file: what is wrong", for the caller
  * to print.
+ *
+ * The time taken grows linearly with the file, or as n log n with its
+ * symbols for the sorts, whatever the file holds: finding a name's end
+ * looks no further than NAMEMAX bytes, and names no longer than that
+ * are all that are compared and printed.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -35,10 +40,12 @@ enum {
 	STB_LOCAL	= 0,
 	STT_NOTYPE	= 0,
 	STT_FUNC	= 2,
+	NAMEMAX		= 512,	/* longest symbol name, as Linux's kallsyms */
 };
 
 typedef struct Ehdr Ehdr;
 typedef struct Shdr Shdr;
+typedef struct Strtab Strtab;
 
 /* An ELF32 file header, as much of it as symload uses, decoded. */
 struct Ehdr {
@@ -57,6 +64,12 @@ struct Shdr {
 	uint32_t	size;		/* bytes */
 	uint32_t	link;		/* a symbol table's string table */
 	uint32_t	entsize;	/* bytes in each entry of a table */
+};
+
+/* A string table: names are offsets into it. */
+struct Strtab {
+	const uint8_t	*p;
+	uint32_t	len;		/* bytes at p */
 };
 
 static char	errbuf[256];	/* the message symload returns */
@@ -92,10 +105,13 @@ nomem(void)
 
 /*
  * Read all of the file at path into a buffer with room for a NUL
- * after the data.  Returns NULL, with errno set, if it can't.
+ * after the data.  Returns NULL, with errno set, if it can't.  The
+ * first read asks for hint bytes (up to 16 MB) and one more: a device
+ * such as kpdata takes its snapshot a read at a time, and a file of
+ * the length expected then comes in one.
  */
 uint8_t*
-readfile(const char *path, size_t *lenp)
+readfile(const char *path, size_t hint, size_t *lenp)
 {
 	uint8_t *buf, *nbuf;
 	size_t len, size;
@@ -106,6 +122,10 @@ readfile(const char *path, size_t *lenp)
 	if(fd < 0)
 		return NULL;
 	size = 8192;
+	if(hint > 16*1024*1024)
+		hint = 16*1024*1024;
+	if(hint + 2 > size)
+		size = hint + 2;
 	buf = malloc(size);
 	len = 0;
 	for(;;){
@@ -179,19 +199,33 @@ inside(size_t len, uint64_t off, uint64_t n)
 }
 
 /*
- * The NUL-terminated string at off in the string table of len bytes
- * at tab, or NULL if off is outside the table or no NUL ends the string
- * within it.
+ * The NUL-terminated string at off in string table s, or NULL if off
+ * is outside the table or no NUL ends the string within it and within
+ * NAMEMAX bytes.  Names may overlap (one may be the tail of another),
+ * so the search is bounded by NAMEMAX, not by the table.
  */
 static const char*
-strat(const uint8_t *tab, uint32_t len, uint32_t off)
+strat(Strtab *s, uint32_t off)
 {
-	uint32_t i;
+	uint32_t n;
 
-	for(i = off; i < len; i++)
-		if(tab[i] == '\0')
-			return (const char*)tab + off;
-	return NULL;
+	if(off >= s->len)
+		return NULL;
+	n = s->len - off;
+	if(n > NAMEMAX + 1)
+		n = NAMEMAX + 1;
+	if(memchr(s->p + off, '\0', n) == NULL)
+		return NULL;
+	return (const char*)s->p + off;
+}
+
+/* Say why strat found no name at off in s: too long, or not there. */
+static int
+badname(Symtab *t, Strtab *s, uint32_t off, const char *what)
+{
+	if(off < s->len && memchr(s->p + off, '\0', s->len - off) != NULL)
+		return failed(t, "%s longer than %d bytes", what, NAMEMAX);
+	return corrupt(t, what);
 }
 
 /* Decode section header i; the caller has checked the table fits the file. */
@@ -294,7 +328,8 @@ static int
 getsyms(Symtab *t, Ehdr *eh, Shdr *sh, uint32_t textndx)
 {
 	Shdr str;
-	const uint8_t *p, *strtab;
+	Strtab strtab;
+	const uint8_t *p;
 	const char *name;
 	Sym *s;
 	uint32_t i, nent, value;
@@ -307,7 +342,8 @@ getsyms(Symtab *t, Ehdr *eh, Shdr *sh, uint32_t textndx)
 	getshdr(t, eh, sh->link, &str);
 	if(!inside(t->len, str.offset, str.size))
 		return corrupt(t, "symbol string table");
-	strtab = t->image + str.offset;
+	strtab.p = t->image + str.offset;
+	strtab.len = str.size;
 
 	nent = sh->size / sh->entsize;
 	s = malloc(((size_t)nent + 1) * sizeof s[0]);
@@ -324,10 +360,10 @@ getsyms(Symtab *t, Ehdr *eh, Shdr *sh, uint32_t textndx)
 		bind = p[12] >> 4;
 		if(le16(p+14) != textndx || value - t->textbase >= t->textsize)
 			continue;
-		name = strat(strtab, str.size, le32(p));
+		name = strat(&strtab, le32(p));
 		if(name == NULL){
 			free(s);
-			return corrupt(t, "symbol name");
+			return badname(t, &strtab, le32(p), "symbol name");
 		}
 		if(!wanted(type, bind, name))
 			continue;
@@ -357,6 +393,7 @@ findsyms(Symtab *t)
 {
 	Ehdr eh;
 	Shdr sh, names;
+	Strtab shstr;
 	const char *name;
 	uint32_t i, textndx, symndx;
 
@@ -367,14 +404,16 @@ findsyms(Symtab *t)
 	getshdr(t, &eh, eh.shstrndx, &names);
 	if(!inside(t->len, names.offset, names.size))
 		return corrupt(t, "section names");
+	shstr.p = t->image + names.offset;
+	shstr.len = names.size;
 
 	textndx = 0;
 	symndx = 0;
 	for(i = 1; i < eh.shnum; i++){
 		getshdr(t, &eh, i, &sh);
-		name = strat(t->image + names.offset, names.size, sh.name);
+		name = strat(&shstr, sh.name);
 		if(name == NULL)
-			return corrupt(t, "section names");
+			return badname(t, &shstr, sh.name, "section name");
 		if(textndx == 0 && strcmp(name, ".text") == 0){
 			textndx = i;
 			t->textbase = sh.addr;
@@ -401,7 +440,7 @@ symload(Symtab *t, const char *path)
 {
 	memset(t, 0, sizeof *t);
 	t->path = path;
-	t->image = readfile(path, &t->len);
+	t->image = readfile(path, 0, &t->len);
 	if(t->image == NULL){
 		failed(t, "%s", strerror(errno));
 		return errbuf;

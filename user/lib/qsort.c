@@ -1,4 +1,8 @@
-/* qsort: quicksort with the middle element as pivot. */
+/*
+ * qsort: heapsort, which makes at most about 2 n log n comparisons
+ * whatever the order of the input (a quicksort can be made to take n^2,
+ * by many equal keys among others).
+ */
 #include <stddef.h>
 #include "stdlib.h"
 
@@ -14,31 +18,34 @@ swap(char *a, char *b, size_t size)
 	}
 }
 
-/*
- * Move the pivot to the front, partition the rest around it, put it
- * between the parts; then sort the smaller part by recursion and the
- * larger by looping, so the stack stays shallow.
- */
+/* Move element i down the heap of the first n elements until it is no smaller than its children. */
+static void
+sift(char *a, size_t i, size_t n, size_t size, int (*cmp)(const void*, const void*))
+{
+	size_t c;
+
+	for(; (c = 2*i + 1) < n; i = c){
+		if(c + 1 < n && cmp(a + c*size, a + (c + 1)*size) < 0)
+			c++;
+		if(cmp(a + i*size, a + c*size) >= 0)
+			return;
+		swap(a + i*size, a + c*size, size);
+	}
+}
+
+/* Make the array a heap, largest first; then move the largest to the end, n times. */
 void
 qsort(void *base, size_t n, size_t size, int (*cmp)(const void*, const void*))
 {
 	char *a = base;
-	size_t i, last;
+	size_t i;
 
-	while(n > 1){
-		swap(a, a + (n/2)*size, size);
-		last = 0;
-		for(i = 1; i < n; i++)
-			if(cmp(a + i*size, a) < 0)
-				swap(a + ++last*size, a + i*size, size);
-		swap(a, a + last*size, size);
-		if(last < n - last - 1){
-			qsort(a, last, size, cmp);
-			a += (last + 1)*size;
-			n -= last + 1;
-		}else{
-			qsort(a + (last + 1)*size, n - last - 1, size, cmp);
-			n = last;
-		}
+	if(n < 2)
+		return;
+	for(i = n/2; i-- > 0;)
+		sift(a, i, n, size, cmp);
+	for(i = n - 1; i > 0; i--){
+		swap(a, a + i*size, size);
+		sift(a, 0, i, size, cmp);
 	}
 }

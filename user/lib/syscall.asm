@@ -4,7 +4,7 @@
 ; and an error number in edx: if that is not 0 the stub stores it in
 ; errno and in _errnosys and returns -1.  The library sets errno too
 ; (malloc, strtol), so perror trusts the kernel's error string only
-; while errno still equals _errnosys.  The numbers come from sys.h,
+; while errno still equals _errnosys.  The numbers come from kern/sys.h,
 ; through the o/sys.inc that mk makes from it.
 
 %include "sys.inc"
@@ -57,6 +57,7 @@ SYSCALL remove, SYS_remove
 SYSCALL chdir, SYS_chdir
 SYSCALL mkdir, SYS_mkdir
 SYSCALL bind, SYS_bind
+SYSCALL unmount, SYS_unmount
 SYSCALL errstr, SYS_errstr
 SYSCALL profil, SYS_profil
 SYSCALL pcsample, SYS_pcsample

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.." || exit 1
 top=$(pwd)
 . tools/test/lib.bash
 
-hostbuild kprof kproftest user/kprof.c user/lib/elfsym.c
+hostbuild kprof kprofcmd
 
 cd "$T" || exit 1
 
@@ -67,7 +67,7 @@ if gcc -m32 -c -o k1.o k1.s && ld -m elf_i386 -Ttext=0xc0100000 -e 0xc0100000 -o
 	ok fixtures
 else
 	bad fixtures "could not build the test kernels"
-	summary kproftest
+	summary kprofcmd
 	exit 1
 fi
 
@@ -289,7 +289,7 @@ for f in fuzz*; do
 	st=$?
 	if [ "$st" -gt 1 ] || grep -q -e Sanitizer -e 'runtime error' got.err; then
 		why="$f: exit status $st: $(head -3 got.err | tr '\n' '|')"
-		cp "$f" "$top/o/host/kproftest-$f"
+		cp "$f" "$top/o/host/kprofcmd-$f"
 		break
 	fi
 done
@@ -299,4 +299,4 @@ else
 	bad fuzz-elf "$why"
 fi
 
-summary kproftest
+summary kprofcmd

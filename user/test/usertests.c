@@ -18,7 +18,6 @@
 #include "clock.h"
 
 #define PGSIZE		4096
-#define USEREND		0xC0000000	/* first address above user space */
 #define STRADDLE	0xBFFFFFFF	/* 16 bytes from here cross USEREND */
 #define PIPEBYTES	(100*1024)
 

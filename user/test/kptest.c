@@ -11,7 +11,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <errno.h>
-#include "sys.h"
+#include "kern/sys.h"
 #include "clock.h"
 
 static int failures;

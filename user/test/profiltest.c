@@ -1,15 +1,15 @@
 /*
- * proftest: check profil(2) and pcsample(2) against the rules of
+ * profiltest: check profil(2) and pcsample(2) against the rules of
  * SPEC sections 5 and 6.
  *
- *	proftest
+ *	profiltest
  *
  * Each check spins in spinloop, a function whose text is known to the
  * byte, for a while on the clock of /dev/time, and looks at where the
  * ticks went.  Prints "ok NAME" or "FAIL NAME: why" for each check,
- * then "proftest: ok" and exits 0 if all passed.
+ * then "profiltest: ok" and exits 0 if all passed.
  *
- * The exec checks run `proftest -exec-child' in a child that has both
+ * The exec checks run `profiltest -exec-child' in a child that has both
  * profilers on: the new image is the same program, so its bss arrays
  * hist and samples are where the old image's were, and stay zero only
  * if exec turned the profilers off.
@@ -85,7 +85,7 @@ static void
 fatal(const char *what)
 {
 	printf("FAIL %s: %s\n", what, strerror(errno));
-	printf("proftest: failed\n");
+	printf("profiltest: failed\n");
 	exit(1);
 }
 
@@ -363,14 +363,14 @@ testfork(void)
 }
 
 /*
- * exec: a child turns both profilers on and execs `proftest
+ * exec: a child turns both profilers on and execs `profiltest
  * -exec-child', which checks they are off.  Its exit status is the
  * number of its checks that failed.
  */
 static void
 testexec(void)
 {
-	char *argv[] = { "proftest", "-exec-child", NULL };
+	char *argv[] = { "profiltest", "-exec-child", NULL };
 	int pid, status;
 
 	fflush(stdout);
@@ -383,8 +383,8 @@ testexec(void)
 		profil(hist, sizeof hist, UTEXT, 0x4000);
 		pcsample(samples, NSAMP);
 		spin(2);
-		exec("/bin/proftest", argv);
-		printf("FAIL exec: /bin/proftest: %s\n", strerror(errno));
+		exec("/bin/profiltest", argv);
+		printf("FAIL exec: /bin/profiltest: %s\n", strerror(errno));
 		exit(1);
 	}
 	if(wait(&status) != pid)
@@ -668,7 +668,7 @@ main(int argc, char *argv[])
 	if(argc == 2 && strcmp(argv[1], "-exec-child") == 0)
 		return execchild();
 	if(argc != 1){
-		fprintf(stderr, "usage: proftest\n");
+		fprintf(stderr, "usage: profiltest\n");
 		return 1;
 	}
 	if(ncounters(0x10000) > NHIST)
@@ -713,9 +713,9 @@ main(int argc, char *argv[])
 	testboth();
 
 	if(nfail != 0){
-		printf("proftest: %d failed\n", nfail);
+		printf("profiltest: %d failed\n", nfail);
 		return 1;
 	}
-	printf("proftest: ok\n");
+	printf("profiltest: ok\n");
 	return 0;
 }

@@ -1,6 +1,8 @@
 /*
  * The system-call interface shared by the kernel and the C library:
- * call numbers, open modes, bind flags and the directory entry.
+ * call numbers, error numbers, open modes, bind flags and the
+ * directory entry.  Defined here only: the kernel includes it as
+ * "sys.h", the C library's headers as "kern/sys.h".
  *
  * A user program calls `int $0x40` with the call number in eax and the
  * arguments on its stack, as a cdecl call would leave them.  The kernel
@@ -37,9 +39,41 @@
 #define SYS_errstr	24
 #define SYS_profil	25
 #define SYS_pcsample	26
-#define SYS_setnoteid	27
-#define SYS_getwd	28
-#define NSYSCALL	29
+#define SYS_unmount	27
+#define SYS_setnoteid	28
+#define SYS_getwd	29
+#define NSYSCALL	30
+
+/* Error numbers, with Linux's values. */
+#define EPERM		1
+#define ENOENT		2
+#define ESRCH		3
+#define EINTR		4
+#define EIO		5
+#define E2BIG		7
+#define ENOEXEC		8
+#define EBADF		9
+#define ECHILD		10
+#define EAGAIN		11
+#define ENOMEM		12
+#define EACCES		13
+#define EFAULT		14
+#define EBUSY		16
+#define EEXIST		17
+#define EXDEV		18
+#define ENOTDIR		20
+#define EISDIR		21
+#define EINVAL		22
+#define ENFILE		23
+#define EMFILE		24
+#define EFBIG		27
+#define ENOSPC		28
+#define ESPIPE		29
+#define EPIPE		32
+#define ERANGE		34
+#define ENAMETOOLONG	36
+#define ENOSYS		38
+#define ENOTEMPTY	39
 
 /* open modes */
 #define O_RDONLY	0
@@ -62,17 +96,21 @@
 
 #define DMDIR		0x80000000	/* mode bit: a directory */
 
+/* The user address space: programs are linked at UTZERO (user/user.ld). */
+#define UTZERO		0x1000
+#define USEREND		0xC0000000	/* first address above user space */
+
 #define NAMELEN		32	/* longest path element, with its NUL */
 #define ERRMAX		64	/* longest error string, with its NUL */
+#define MAXARG		32	/* arguments exec takes, argv[0] among them */
 
 /* What stat returns, and what a read of a directory returns a run of. */
 struct Dir {
 	char	name[NAMELEN];	/* last element of the path */
-	unsigned int	qid;	/* unique within its device */
+	unsigned long long	qid;	/* unique within its device, never reused */
 	unsigned int	mode;	/* DMDIR | permission bits */
 	unsigned int	length;	/* bytes; 0 for directories */
-	unsigned short	type;	/* device letter, e.g. 'c' */
-	unsigned short	dev;	/* instance of that device */
+	unsigned int	type;	/* device letter, e.g. 'c' */
 };
 
 #endif

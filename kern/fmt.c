@@ -4,9 +4,7 @@
  * the flags '-', '0' and '#', a width and precision (or '*'), and the
  * length modifiers l, ll, z and h.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include "stdio.h"
+#include "lib.h"
 
 struct out {
 	char	*buf;	/* where the text goes */
@@ -29,14 +27,18 @@ pad(struct out *o, char c, int n)
 		put(o, c);
 }
 
-/* Put one number, with its sign, zero padding and field width. */
+/*
+ * Put one number: its prefix (a sign, or the 0x of '#'), zero
+ * padding and digits, padded to the field width as a whole, as C's
+ * printf does: %#8x of 0x1f is "    0x1f", %#08x "0x00001f".
+ */
 static void
-number(struct out *o, unsigned long long v, int neg, int base, int upper,
+number(struct out *o, unsigned long long v, const char *prefix, int base, int upper,
 	int width, int prec, int left, int zero)
 {
 	char tmp[24];
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
-	int len = 0, fill;
+	int len = 0, fill, plen;
 
 	do{
 		tmp[len++] = digits[v % base];
@@ -45,15 +47,17 @@ number(struct out *o, unsigned long long v, int neg, int base, int upper,
 	if(prec == 0 && len == 1 && tmp[0] == '0')
 		len = 0;
 	fill = prec > len ? prec - len : 0;
-	width -= len + fill + neg;
+	for(plen = 0; prefix[plen] != '\0'; plen++)
+		;
+	width -= len + fill + plen;
 	if(zero && !left && prec < 0){
 		fill += width > 0 ? width : 0;
 		width = 0;
 	}
 	if(!left)
 		pad(o, ' ', width);
-	if(neg)
-		put(o, '-');
+	while(*prefix != '\0')
+		put(o, *prefix++);
 	pad(o, '0', fill);
 	while(len > 0)
 		put(o, tmp[--len]);
@@ -68,7 +72,7 @@ vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 	int width, prec, left, zero, alt, lng;
 	unsigned long long v;
 	long long sv;
-	const char *s;
+	const char *s, *pre;
 	int len, i;
 
 	for(; *fmt; fmt++){
@@ -121,26 +125,21 @@ vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 		case 'i':
 			sv = lng >= 2 ? va_arg(ap, long long) : lng ? va_arg(ap, long) : va_arg(ap, int);
 			v = sv < 0 ? -(unsigned long long)sv : (unsigned long long)sv;
-			number(&o, v, sv < 0, 10, 0, width, prec, left, zero);
+			number(&o, v, sv < 0 ? "-" : "", 10, 0, width, prec, left, zero);
 			break;
 		case 'u':
 		case 'x':
 		case 'X':
 		case 'o':
 			v = lng >= 2 ? va_arg(ap, unsigned long long) : lng ? va_arg(ap, unsigned long) : va_arg(ap, unsigned int);
-			if(alt && *fmt != 'u' && v != 0){
-				put(&o, '0');
-				if(*fmt != 'o')
-					put(&o, *fmt);
-				width -= *fmt == 'o' ? 1 : 2;
-			}
-			number(&o, v, 0, *fmt == 'u' ? 10 : *fmt == 'o' ? 8 : 16,
+			pre = "";
+			if(alt && *fmt != 'u' && v != 0)
+				pre = *fmt == 'o' ? "0" : *fmt == 'x' ? "0x" : "0X";
+			number(&o, v, pre, *fmt == 'u' ? 10 : *fmt == 'o' ? 8 : 16,
 				*fmt == 'X', width, prec, left, zero);
 			break;
 		case 'p':
-			put(&o, '0');
-			put(&o, 'x');
-			number(&o, (unsigned long)va_arg(ap, void*), 0, 16, 0, 8, -1, 0, 1);
+			number(&o, (unsigned long)va_arg(ap, void*), "0x", 16, 0, 10, -1, 0, 1);
 			break;
 		case 'c':
 			if(!left)

@@ -1,6 +1,7 @@
 /*
  * The pair of 8259A interrupt controllers: IRQ 0-15 become vectors
- * IRQ0 to IRQ0+15, every line masked until a driver enables it.
+ * IRQ0 to IRQ0+15, every line masked until intrenable (kern/trap.c)
+ * lets it through.
  */
 #include "u.h"
 #include "mem.h"

@@ -1,9 +1,8 @@
 /*
- * String and memory functions: the C library's, and the kernel's too,
- * which is built from this same file.
+ * String and memory functions: the kernel's, and the C library's too,
+ * which links this same object (kern/lib.h).
  */
-#include <stddef.h>
-#include "string.h"
+#include "lib.h"
 
 void*
 memset(void *dst, int c, size_t n)
@@ -45,6 +44,17 @@ memcmp(const void *a, const void *b, size_t n)
 		if(*p != *q)
 			return *p - *q;
 	return 0;
+}
+
+void*
+memchr(const void *s, int c, size_t n)
+{
+	const unsigned char *p = s;
+
+	for(; n > 0; n--, p++)
+		if(*p == (unsigned char)c)
+			return (void*)p;
+	return NULL;
 }
 
 size_t

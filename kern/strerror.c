@@ -1,9 +1,9 @@
 /*
- * strerror: an error number's message.  The kernel is built with this
- * file too, for the text of the errors it reports.
+ * strerror: an error number's message, for the kernel's errors and
+ * the C library's perror alike (kern/lib.h).
  */
-#include "errno.h"
-#include "string.h"
+#include "sys.h"
+#include "lib.h"
 
 static char *msgs[] = {
 	[0]		"no error",

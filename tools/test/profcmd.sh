@@ -19,7 +19,7 @@ cd "$(dirname "$0")/../.." || exit 1
 top=$(pwd)
 . tools/test/lib.bash
 
-hostbuild prof proftest user/prof.c user/lib/elfsym.c
+hostbuild prof profcmd
 
 cd "$T" || exit 1
 
@@ -45,7 +45,7 @@ if gcc -m32 -c -o p1.o p1.s && ld -m elf_i386 -Ttext=0x1000 -e 0x1000 -o p1 p1.o
 	ok fixtures
 else
 	bad fixtures "could not build the test program"
-	summary proftest
+	summary profcmd
 	exit 1
 fi
 
@@ -231,19 +231,17 @@ fi
 
 # In the guest: profdemo.prof for 2 s at 10000 Hz is 20000 ticks.
 cd "$top" || exit 1
-./run-qemu.sh -k -d -a hz=10000 -o "$T/eia1" -t 120 \
-	-c 'cd /tmp; /bin/profdemo.prof 2; cat gmon.out > /dev/eia1; prof /bin/profdemo.prof gmon.out' \
-	>"$T/console" 2>&1
-st=$?
+guest -d -a hz=10000 -o "$T/eia1" -t 120 \
+	-c 'cd /tmp; /bin/profdemo.prof 2; cat gmon.out > /dev/eia1; prof /bin/profdemo.prof gmon.out'
 if [ "$st" -ne 0 ]; then
-	bad guest-run "run-qemu.sh exit status $st: $(tail -5 "$T/console" | tr '\n' '|')"
-	summary proftest
+	bad guest-run "run-qemu.sh exit status $st: $(tail -5 <<<"$out" | tr '\n' '|')"
+	summary profcmd
 	exit 1
 fi
 
 # The guest's prof output: from its "total:" line to the end, without
 # the carriage returns of the console.
-tr -d '\r' <"$T/console" | sed -n '/^total: /,$p' >"$T/guest.out"
+sed -n '/^total: /,$p' <<<"$out" >"$T/guest.out"
 "${hostbins[0]}" o/bin/profdemo.prof "$T/eia1" >"$T/host.out" 2>"$T/host.err"
 if [ $? -ne 0 ]; then
 	bad host-prof "$(head -c 300 "$T/host.err")"
@@ -296,4 +294,4 @@ else
 	bad gprof-agrees "$(cat "$T/compare")"
 fi
 
-summary proftest
+summary profcmd

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+#
+# Host tests of kprof and prof (user/kprof.c, user/prof.c, with
+# user/lib/elfsym.c) on hostile input: ELF files of a few megabytes
+# made to cost time, 60,000 symbols whose names run on through one long
+# string table, or share long prefixes at one address, 60,000 section
+# headers; and kpdata whose counts do not add up.  Each must end well
+# within expect's time limit (the fixed formatters take milliseconds;
+# they used to take 15 to 40 seconds), under both the plain and the
+# sanitizer builds, with the right profile or a clear error.
+
+cd "$(dirname "$0")/../.." || exit 1
+. tools/test/lib.bash
+
+cd "$T" || exit 1
+python3 - <<'EOF'
+import struct
+
+def elf(path, textsize, syms, strtab, nextra=0, extraname=0, longsecname=False):
+    """An i386 ELF file: .text (textsize bytes at c0100000), .symtab of
+    syms [(name offset, value)], all global functions in .text,
+    .strtab, .shstrtab, then nextra empty sections named at extraname
+    in .shstrtab.  With longsecname, 2 MB of name follow ".x"."""
+    shstr = b'\0.text\0.symtab\0.strtab\0.shstrtab\0.x\0'
+    if longsecname:
+        shstr += b'y' * 2000000 + b'\0'
+    symtab = bytes(16) + b''.join(struct.pack('<IIIBBH', n, v, 0, 0x12, 0, 1) for n, v in syms)
+    body = bytearray(52)
+    def add(b):
+        off = len(body)
+        body.extend(b)
+        body.extend(bytes(-len(body) % 4))
+        return off
+    offs = [add(b'\x90' * textsize), add(symtab), add(strtab), add(shstr)]
+    def sh(name, typ, addr, off, size, link=0, entsize=0):
+        return struct.pack('<IIIIIIIIII', name, typ, 6 if typ == 1 else 0, addr, off, size, link, 1, 4, entsize)
+    shdrs = [bytes(40), sh(1, 1, 0xc0100000, offs[0], textsize),
+        sh(7, 2, 0, offs[1], len(symtab), link=3, entsize=16),
+        sh(15, 3, 0, offs[2], len(strtab)), sh(23, 3, 0, offs[3], len(shstr))]
+    shdrs += [sh(extraname, 1, 0, 0, 0)] * nextra
+    shoff = len(body)
+    body.extend(b''.join(shdrs))
+    body[0:52] = b'\x7fELF\1\1\1' + bytes(9) + struct.pack('<HHIIIIIHHHHHH',
+        2, 3, 1, 0xc0100000, 0, shoff, 0, 52, 32, 0, 40, len(shdrs), 4)
+    open(path, 'wb').write(body)
+
+def kpdata(path, nbins, bins, total=None, kern=None):
+    c = [0] * nbins
+    for i, n in bins.items():
+        c[i] += n
+    k = sum(c) if kern is None else kern
+    open(path, 'wb').write(struct.pack('>%dI' % (nbins + 2), k if total is None else total, k, *c))
+
+def gmon(path, low, high, n, counts):
+    c = [0] * n
+    for i, v in counts.items():
+        c[i] = v
+    b = b'gmon' + struct.pack('<I', 1) + bytes(12)
+    b += bytes([0]) + struct.pack('<IIII', low, high, n, 100) + b'seconds'.ljust(15, b'\0') + b's'
+    open(path, 'wb').write(b + b''.join(struct.pack('<H', v) for v in c))
+
+N = 60000
+# Every name a tail of one 2 MB string: each runs to the end of the table.
+elf('longnames', N * 8, [(1 + 32 * i, 0xc0100000 + 8 * i) for i in range(N)], b'\0' + b'n' * 2000000 + b'\0')
+kpdata('longnames.kp', N, {0: 1})
+# 60,000 functions at one address, named by tails of 510-byte runs of
+# one letter: the sort that keeps one of them compares long prefixes.
+# The least of the names, "a", is the one kept.
+syms = [(1 + (i % 4000) * 511 + (i * 7919) % 509, 0xc0100000) for i in range(N)]
+syms.append((1 + 3 * 511 + 509, 0xc0100000))
+elf('shared', 64, syms, b'\0' + (b'a' * 510 + b'\0') * 4000)
+kpdata('shared.kp', 8, {0: 3, 7: 2})
+gmon('shared.gmon', 0xc0100000, 0xc0100040, 16, {0: 3, 15: 2})
+# 60,000 functions, one per bin, a tick each: 60,000 rows, ties by name.
+elf('many', N * 8, [(1 + 7 * i, 0xc0100000 + 8 * i) for i in range(N)],
+    b'\0' + b''.join(b'f%05d\0' % i for i in range(N)))
+kpdata('many.kp', N, {i: 1 for i in range(N)})
+with open('many.want', 'w') as f:
+    f.write('total: %d\tin kernel text: %d\toutside kernel text: 0\nKTZERO c0100000\tHZ 100\nms\t  %%\tsym\n' % (N, N))
+    f.writelines('10\t  0.0\tf%05d\n' % i for i in range(N))
+# 60,000 more section headers, named ".x"; or named by 2 MB of name.
+elf('sections', 16, [(1, 0xc0100000)], b'\0f\0', nextra=N, extraname=33)
+elf('longsecnames', 16, [(1, 0xc0100000)], b'\0f\0', nextra=N, extraname=36, longsecname=True)
+kpdata('f.kp', 2, {0: 4, 1: 1})
+# Counts that do not add up.
+kpdata('morekern.kp', 2, {0: 4, 1: 1}, total=3)
+kpdata('badsum.kp', 2, {0: 4, 1: 1}, kern=4)
+kpdata('saturated.kp', 2, {0: 0xffffffff, 1: 7}, kern=0xffffffff)
+EOF
+if [ -s longnames ] && [ -s shared ] && [ -s many ] && [ -s sections ] && [ -s longsecnames ]; then
+	ok fixtures
+else
+	bad fixtures "could not make the hostile files"
+	summary elfhostile
+	exit 1
+fi
+
+cd "$OLDPWD" || exit 1
+hostbuild kprof elfhostile
+cd "$T" || exit 1
+
+want '' 'kprof: longnames: symbol name longer than 512 bytes\n'
+expect kprof-long-names 1 -h 100 longnames longnames.kp
+want 'total: 5\tin kernel text: 5\toutside kernel text: 0
+KTZERO c0100000\tHZ 100
+ms\t  %%\tsym
+50\t100.0\ta
+'
+expect kprof-shared-prefixes 0 -h 100 shared shared.kp
+want "$(sed 's/%/%%/g' many.want)\n"
+expect kprof-60000-rows 0 -h 100 many many.kp
+want 'total: 5\tin kernel text: 5\toutside kernel text: 0
+KTZERO c0100000\tHZ 100
+ms\t  %%\tsym
+50\t100.0\tf
+'
+expect kprof-60000-sections 0 -h 100 sections f.kp
+want '' 'kprof: longsecnames: section name longer than 512 bytes\n'
+expect kprof-long-section-names 1 -h 100 longsecnames f.kp
+want '' 'kprof: morekern.kp: more kernel ticks (5) than ticks (3)\n'
+expect kpdata-kernel-over-total 1 -h 100 sections morekern.kp
+want '' 'kprof: badsum.kp: the bins add up to 5 ticks, not the 4 kernel ticks\n'
+expect kpdata-bins-not-kernel 1 -h 100 sections badsum.kp
+want 'total: 4294967295\tin kernel text: 4294967295\toutside kernel text: 0
+KTZERO c0100000\tHZ 100
+ms\t  %%\tsym
+42949673020\t100.0\tf
+'
+expect kpdata-saturated-bins 0 -h 100 sections saturated.kp
+
+cd "$OLDPWD" || exit 1
+hostbuild prof elfhostile
+cd "$T" || exit 1
+want '' 'prof: longnames: symbol name longer than 512 bytes\n'
+expect prof-long-names 1 longnames shared.gmon
+want 'total: 5
+TEXT c0100000\tHZ 100
+ms\t  %%\tsym
+50\t100.0\ta
+'
+expect prof-shared-prefixes 0 shared shared.gmon
+want '' 'prof: longsecnames: section name longer than 512 bytes\n'
+expect prof-long-section-names 1 longsecnames shared.gmon
+
+summary elfhostile

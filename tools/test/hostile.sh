@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Guest tests of issue 7's promises 4-6 (user/hostile.c plays the
+# attacker): a descriptor to a removed file reaches none of the 40,000
+# files made after it; a 100 ms sleep ends within 110 ms while another
+# process makes long calls (16 MB writes to /dev/eia1, #S spins, 4 MB
+# file copies, 32 MB sbrks and forks); unmount, and binds onto removed
+# directories reclaimed; errstr changed only by failures; a sleep of
+# 2^31-1 ms at 10000 Hz; exec's MAXARG; #/; a failed sbrk; #S; qsort;
+# a file truncated and removed while a long write to it yields.
+# After each boot the kernel's text is unchanged and the free pages and
+# the heap are back where they started.
+cd "$(dirname "$0")/../.." || exit 1
+. tools/test/lib.bash
+
+sum=$(textsum)
+
+# survived NAME: the last guest printed its text hash and sysstat first
+# and last, no FAIL and no panic, and the hashes and counts agree.
+survived() {
+	hasnt "$1-no-failure" '^hostile: FAIL'
+	hasnt "$1-no-panic" 'panic'
+	check "$1-status" [ "$st" = 0 ]
+	check "$1-text-intact" [ -n "$sum" -a "$(grep -E '^0x[0-9a-f]+$' <<<"$out" | sort -u)" = "$sum" ]
+	local first last
+	first=$(grep -E '^pages' <<<"$out" | head -1)
+	last=$(grep -E '^pages' <<<"$out" | tail -1)
+	check "$1-pages-back" [ -n "$first" -a "$(awk '{print $4}' <<<"$first")" = "$(awk '{print $4}' <<<"$last")" ]
+	check "$1-heap-back" [ -n "$first" -a "$(awk '{print $6}' <<<"$first")" = "$(awk '{print $6}' <<<"$last")" ]
+}
+
+# Deterministic, at 1000 Hz so that a tick is a millisecond.
+guest -d -a 'hz=1000' -t 600 -o "$T/eia1" -c 'cat /dev/textsum; cat /dev/sysstat
+hostile latency eia1; hostile latency spin; hostile latency file; hostile latency mem
+hostile churn 40000; hostile mounts; hostile errstr; hostile exec; hostile names
+hostile sbrk; hostile spin; hostile qsort; hostile race
+cat /dev/sysstat; cat /dev/textsum'
+for call in eia1 spin file mem; do
+	ms=$(sed -nE "s/^hostile: latency: sleep 100 ms took at most ([0-9]+) ms beside $call$/\1/p" <<<"$out")
+	echo "sleep 100 ms beside $call: ${ms:-?} ms"
+	check "latency-$call" [ -n "$ms" -a "${ms:-999}" -le 110 ]
+done
+check latency-all-ok [ "$(grep -c '^hostile: latency: ok$' <<<"$out")" = 4 ]
+# The 16 MB writes reached the host, as far as they got before the kill.
+check latency-eia1-wrote [ "$(head -c 1000000 "$T/eia1" | tr -d x | wc -c)" = 0 -a "$(stat -c %s "$T/eia1")" -ge 1000000 ]
+has churn '^hostile: churn: 40000 files made and removed$'
+has churn-ok '^hostile: churn: ok$'
+for t in mounts errstr exec names sbrk spin qsort race; do
+	has "$t" "^hostile: $t: ok$"
+done
+has exec-maxarg-echoed '^a( a){30}$'
+survived hostile
+
+# A sleep of 2^31-1 ms at 10000 Hz is 2^34 ticks: still asleep after 300 ms, and killable.
+guest -d -a 'hz=10000' -c 'cat /dev/textsum; cat /dev/sysstat; hostile longsleep; cat /dev/sysstat; cat /dev/textsum'
+has longsleep '^hostile: longsleep: ok$'
+survived longsleep
+
+# The unmount command, and a name space emptied of /dev: halt still works.
+guest -c 'bind -a "#S" /dev; ls /dev/spinctl; unmount "#S" /dev; ls /dev/spinctl; echo gone $?
+unmount "#S" /dev; echo again $?; unmount /tmp; echo notmounted $?; unmount a b c; echo usage $?
+unmount /dev; ls /dev; echo empty $?; halt 9'
+has unmount-bound '^/dev/spinctl$'
+has unmount-gone '^gone 1$'
+has unmount-again '^unmount: .*not in the union'
+has unmount-again-status '^again 1$'
+has unmount-notmounted '^unmount: .*not mounted'
+has unmount-notmounted-status '^notmounted 1$'
+has unmount-usage '^usage: unmount \[new\] old$'
+has unmount-usage-status '^usage 1$'
+has unmount-dev-empty '^empty 0$'
+hasnt unmount-dev-empty-list '^cons$'
+check unmount-halt-after [ "$st" = 9 ]
+
+summary hostile
