@@ -9,7 +9,8 @@ LDFLAGS=-m elf_i386 -z noexecstack
 CFLAGS=-m32 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -fno-pic -fno-pie -fno-stack-protector -fno-asynchronous-unwind-tables -fno-omit-frame-pointer -nostdinc -isystem $INC -Wall -Wextra -Werror
 KHDR=`ls kern/*.h`
 UHDR=`ls kern/sys.h kern/lib.h user/include/*.h`
-KCFLAGS=$CFLAGS -Ikern
+# The kernel uses no FPU or SSE register: they hold the user's (kern/fpu.c).
+KCFLAGS=$CFLAGS -mgeneral-regs-only -Ikern
 # The C library's headers include the kernel's ABI as "kern/sys.h".
 UCFLAGS=$CFLAGS -Iuser/include -I.
 # Host builds find the shared headers (elfsym.h, gmon.h) by "", not

@@ -11,7 +11,7 @@ usage: ./run-qemu.sh [-k] [-d] [-g] [-c 'COMMANDS'] [-o FILE] [-a 'ARGS'] [-t SE
   -c COMMANDS  run COMMANDS through the shell, then power off; exit with their status
   -o FILE      connect the second serial port (/dev/eia1) to FILE on the host
   -d           deterministic run: -icount shift=0,sleep=off -rtc clock=vm
-  -g           wait for gdb on localhost:1234
+  -g           wait for gdb on localhost:1234 (or port $GDBPORT)
   -a ARGS      kernel command line: hz=N, the clock rate, 50 to 10000 (default 100)
   -t SECONDS   kill a guest still running after SECONDS (with -c, default 120)
 Exit status with -c: the commands' status (126 for any over 126); 124 if the
@@ -64,10 +64,13 @@ qemu=(qemu-system-i386 -m 128 -display none -no-reboot
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
 [ $det = 1 ] && qemu+=(-icount shift=0,sleep=off -rtc clock=vm)
 if [ $gdb = 1 ]; then
-	qemu+=(-s -S)
-	cat >&2 <<'EOT'
-run-qemu.sh: the guest is stopped, waiting for gdb on localhost:1234.
-  In another terminal, in this directory:  gdb -x tools/gdbinit
+	port=${GDBPORT:-1234}
+	qemu+=(-gdb "tcp:localhost:$port" -S)
+	attach="gdb -x tools/gdbinit"
+	[ "$port" = 1234 ] || attach="gdb -ex 'set \$gdbport = $port' -x tools/gdbinit"
+	cat >&2 <<EOT
+run-qemu.sh: the guest is stopped, waiting for gdb on localhost:$port.
+  In another terminal, in this directory:  $attach
   (it attaches and loads o/kernel's symbols; see README.md, Debugging)
 EOT
 fi

@@ -16,8 +16,10 @@ enum {
 	Qdata1,			/* the end to write */
 	Psize = 4096,
 	Nshift = 2,		/* a qid is the pipe's number, then Qdata or Qdata1 */
-	Nmask = 0x1FFFFFFF,	/* of the number, what fits beside QDIR */
 };
+
+/* Of a pipe's number, what fits beside QDIR: 2^61 attaches, so it never wraps. */
+#define Nmask	(~QDIR >> Nshift)
 
 #define PIPEQID(n, q)	(((n) & Nmask) << Nshift | (q))
 #define PIPENO(qid)	(((qid) >> Nshift) & Nmask)
@@ -35,7 +37,7 @@ struct Pipe {
 	uint	w;		/* bytes written, ever */
 	int	readers;	/* open read channels */
 	int	writers;	/* open write channels */
-	uint	n;		/* its number, in its channels' qids */
+	uvlong	n;		/* its number, in its channels' qids */
 	Pipe	*next;		/* in pipes */
 };
 
@@ -45,7 +47,7 @@ struct Pipe {
  * the kernel is not preempted: no lock is needed.
  */
 static Pipe	*pipes;
-static uint	npipe;
+static uvlong	npipe;
 
 /* Every attach is a fresh pipe, if only in its number: its buffer waits for an open. */
 static int

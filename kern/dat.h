@@ -8,6 +8,7 @@ typedef struct Chan	Chan;
 typedef struct Context	Context;
 typedef struct Dev	Dev;
 typedef struct Dirtab	Dirtab;
+typedef struct FPsave	FPsave;
 typedef struct Mount	Mount;
 typedef struct Proc	Proc;
 typedef struct Ureg	Ureg;
@@ -141,6 +142,17 @@ typedef struct Pcsample {
 	int	called;		/* pcsample has been called since exec */
 } Pcsample;
 
+/*
+ * A process's x87 and SSE registers, as fxsave stores them.  Only the
+ * fields the kernel sets (kern/fpu.c) have names.
+ */
+struct FPsave {
+	ushort	fcw;		/* x87 control word */
+	uchar	pad0[22];
+	uint	mxcsr;		/* SSE control and status */
+	uchar	pad1[484];
+} __attribute__((aligned(16)));
+
 struct Proc {
 	int	pid;
 	int	state;
@@ -164,6 +176,7 @@ struct Proc {
 	char	errstr[ERRMAX];	/* the text of the last call that failed: what errstr reads */
 	Profil	prof;
 	Pcsample	pcs;
+	FPsave	fpsave;		/* its FPU registers while it is not running */
 };
 
 extern Proc	*up;		/* the process running now, or nil */
@@ -171,3 +184,4 @@ extern Dev	*devtab[];
 extern uint	ticks;		/* clock ticks since boot */
 extern int	hz;
 extern char	text[], etext[], end[];
+extern FPsave	fpclean;	/* the FPU registers a new program starts with */

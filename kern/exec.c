@@ -8,6 +8,7 @@
 #include "mem.h"
 #include "dat.h"
 #include "fns.h"
+#include "x86.h"
 
 enum { Elfmag = 0x464C457F, Ptload = 1, Pfw = 2 };
 
@@ -152,6 +153,9 @@ kexec(char *path, char **argv)
 		cclose(c);
 		return seterr(EACCES, "exec: a directory");
 	}
+	/* Opened, as any read is: a device may set up its state at open (#| does). */
+	if((c = copen(c, O_RDONLY)) == nil)
+		return -1;
 	pd = nil;
 	if((buf = kmalloc(BY2PG)) == nil){
 		seterr(ENOMEM, nil);
@@ -196,6 +200,7 @@ kexec(char *path, char **argv)
 	up->ureg->cs = UCSEG;
 	up->ureg->ds = up->ureg->es = up->ureg->fs = up->ureg->gs = up->ureg->ss = UDSEG;
 	up->ureg->flags = 0x200;
+	fxrstor(&fpclean);	/* the FPU holds the running process's registers */
 	return 0;
 bad:
 	if(pd != nil)

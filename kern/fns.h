@@ -62,6 +62,9 @@ int	iscmd(char*, long, char*);
 int	kexec(char*, char**);
 long	sysexec(uint*);
 
+/* fpu.c */
+void	fpuinit(void);
+
 /* i8259.c */
 void	i8259init(void);
 void	i8259enable(int);

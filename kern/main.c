@@ -137,6 +137,7 @@ main(uint magic, Mbinfo *mb)
 		parsecmdline(KADDR(mb->cmdline));
 	meminit(mb);
 	mmuinit();
+	fpuinit();
 	trapinit();
 	i8259init();
 	chandevinit();

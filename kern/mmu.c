@@ -1,10 +1,10 @@
 /*
  * The x86 memory management unit: segments (flat, plus the TSS that
- * gives the kernel stack for traps from user mode) and the page tables
- * of user address spaces.  The kernel half of every page directory is
- * the same: physical memory mapped at KZERO with 4 MB pages.  User
- * memory is mapped with 4 KB pages; the kernel only ever touches it
- * after checking these tables (okuser, uaddr).
+ * gives the kernel stack for traps from user mode; no LDT) and the
+ * page tables of user address spaces.  The kernel half of every page
+ * directory is the same: physical memory mapped at KZERO with 4 MB
+ * pages.  User memory is mapped with 4 KB pages; the kernel only ever
+ * touches it after checking these tables (okuser, uaddr).
  */
 #include "u.h"
 #include "mem.h"
@@ -35,6 +35,7 @@ mmuinit(void)
 	struct { ushort limit; uint base; } __attribute__((packed)) gdtr;
 	int i;
 
+	/* Only the user code and data segments are usable from ring 3 (DPL 3). */
 	gdt[KCSEG>>3] = segdesc(0, 0xFFFFF, 0x9A, 1);
 	gdt[KDSEG>>3] = segdesc(0, 0xFFFFF, 0x92, 1);
 	gdt[UCSEG>>3] = segdesc(0, 0xFFFFF, 0xFA, 1);
@@ -42,7 +43,11 @@ mmuinit(void)
 	gdt[TSSSEG>>3] = segdesc((uint)tss, sizeof tss - 1, 0x89, 0);
 	gdt[TSSSEG>>3] &= ~((uvlong)0x4 << 52);	/* a TSS descriptor has no D bit */
 	tss[2] = KDSEG;				/* ss0 */
-	((ushort*)tss)[51] = sizeof tss;	/* no I/O permission map */
+	/*
+	 * The I/O map starts past the TSS's limit, so it is empty and, with
+	 * IOPL 0 in every user EFLAGS, in and out fault in user mode.
+	 */
+	((ushort*)tss)[51] = sizeof tss;
 	gdtr.limit = sizeof gdt - 1;
 	gdtr.base = (uint)gdt;
 	asm volatile("lgdt %0\n"
@@ -52,6 +57,14 @@ mmuinit(void)
 		"movw %%ax, %%fs; movw %%ax, %%gs\n"
 		"ltr %w3"
 		: : "m"(gdtr), "i"(KCSEG), "r"(KDSEG), "r"(TSSSEG) : "eax", "memory");
+	/*
+	 * No LDT.  The LDT register keeps its reset value (base 0) until it
+	 * is loaded, and then a user program could write descriptors, call
+	 * gates to ring 0 among them, into its own memory at low addresses
+	 * and use them through LDT selectors.  A null LDTR makes every LDT
+	 * selector fault.
+	 */
+	asm volatile("lldt %w0" : : "r"(0));
 
 	/* From here on the first 4 MB are no longer mapped at 0. */
 	kpgdir = pagealloc();

@@ -80,6 +80,7 @@ newproc(void)
 	memset(&p->pcs, 0, sizeof p->pcs);
 	memset(p->fd, 0, sizeof p->fd);
 	p->errstr[0] = '\0';
+	p->fpsave = fpclean;
 	return p;
 }
 
@@ -123,9 +124,11 @@ scheduler(void)
 				continue;
 			up = p;
 			switchuvm(p);
+			fxrstor(&p->fpsave);	/* its FPU registers, until it stops (kern/fpu.c) */
 			p->state = Running;
 			p->turn = ticks;
 			swtch(&schedctx, p->context);
+			fxsave(&p->fpsave);
 			switchkvm();
 			up = nil;
 			ran = 1;
@@ -255,6 +258,7 @@ pfork(void)
 		return seterr(ENOMEM, nil);
 	}
 	*np->ureg = *up->ureg;
+	fxsave(&np->fpsave);	/* the parent's registers are in the FPU */
 	np->ureg->ax = 0;
 	np->ureg->dx = 0;
 	np->hbase = up->hbase;

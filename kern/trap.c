@@ -14,6 +14,7 @@
 
 static uvlong	idt[256];
 extern uint	vectors[];
+extern char	trapretload[], trapretend[];	/* kern/trapasm.asm */
 
 /* What a device's interrupt calls, by IRQ (intrenable). */
 static struct {
@@ -46,6 +47,7 @@ trapinit(void)
 	struct { ushort limit; uint base; } __attribute__((packed)) idtr;
 	int i;
 
+	/* DPL 0 but for the system call: int N from user mode faults. */
 	for(i = 0; i < 256; i++)
 		idt[i] = gate(vectors[i], i == T_SYSCALL ? 3 : 0);
 	idtr.limit = sizeof idt - 1;
@@ -70,15 +72,26 @@ trapname(int n)
 	return "unexpected trap";
 }
 
-/* A user program did something it must die for: say so, and kill it. */
+/* A user program did something it must die for (trap n at pc): say so, and kill it. */
 static void
-userfault(Ureg *u)
+userfault(int n, uint pc)
 {
-	uint addr = u->trap == 14 ? rcr2() : 0;
+	uint addr = n == 14 ? rcr2() : 0;
 
 	print("%s: pid %d: trap %d (%s) addr %#x pc %#x\n",
-		up->name, up->pid, u->trap, trapname(u->trap), addr, u->pc);
+		up->name, up->pid, n, trapname(n), addr, pc);
 	up->killed = 1;
+}
+
+/*
+ * Is this a fault in trapret loading what a user program left in its
+ * frame: a data segment selector, or cs, ss and eflags in iretd?
+ * Those are the user's, and so is the fault.
+ */
+static int
+retfault(Ureg *u)
+{
+	return up != nil && u->pc >= (uint)trapretload && u->pc < (uint)trapretend;
 }
 
 void
@@ -101,6 +114,16 @@ trap(Ureg *u)
 	case IRQ0 + 15:
 		i8259eoi(2);	/* spurious on the slave: only the master wants one */
 		break;
+	case 1:
+		/*
+		 * The kernel sets no breakpoints and never single-steps, but a
+		 * debug trap that a user's mov ss held back can land on the
+		 * kernel's first instruction; the gate has cleared TF.
+		 */
+		if(!user)
+			break;
+		userfault(u->trap, u->pc);
+		break;
 	default:
 		if(u->trap >= IRQ0 && u->trap < IRQ0 + 16){
 			if(intr[u->trap - IRQ0].f != nil)
@@ -108,10 +131,17 @@ trap(Ureg *u)
 			i8259eoi(u->trap - IRQ0);
 			break;
 		}
-		if(!user)
-			panic("kernel trap %d (%s) addr %#x pc %#x", u->trap,
-				trapname(u->trap), rcr2(), u->pc);
-		userfault(u);
+		if(user){
+			userfault(u->trap, u->pc);
+			break;
+		}
+		if(retfault(u)){
+			/* trapret cannot go on: the process dies here, at the pc it was going back to. */
+			userfault(u->trap, up->ureg->pc);
+			pexit(255);
+		}
+		panic("kernel trap %d (%s) addr %#x pc %#x", u->trap,
+			trapname(u->trap), rcr2(), u->pc);
 	}
 	if(!user)
 		return;

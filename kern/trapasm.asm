@@ -2,6 +2,12 @@
 ; the processor pushes none) and its number, then alltraps saves the
 ; rest of a Ureg (kern/dat.h) and calls trap(Ureg*).  trapret undoes
 ; it all; a new process starts there too (see newproc in kern/proc.c).
+;
+; The segment registers a user program leaves are its own business: the
+; kernel saves them, runs on its own, and loads the user's again only in
+; trapret.  A selector that no longer loads faults there, and trap()
+; knows those instructions (trapretload to trapretend) and kills the
+; process rather than panic.
 
 %define KDSEG	(2<<3)
 
@@ -32,19 +38,23 @@ alltraps:
 	mov	ax, KDSEG
 	mov	ds, ax
 	mov	es, ax
+	mov	fs, ax
+	mov	gs, ax
 	push	esp
 	call	trap
 	add	esp, 4
 
-global trapret
+global trapret, trapretload, trapretend
 trapret:
 	popad
+trapretload:
 	pop	gs
 	pop	fs
 	pop	es
 	pop	ds
 	add	esp, 8		; trap number and error code
 	iretd
+trapretend:
 
 section .rodata
 global vectors

@@ -63,3 +63,55 @@ lcr3(uint pa)
 }
 
 #define FL_IF	0x200	/* interrupts enabled */
+
+static inline uint
+rcr0(void)
+{
+	uint v;
+
+	asm volatile("movl %%cr0, %0" : "=r"(v));
+	return v;
+}
+
+static inline void
+lcr0(uint v)
+{
+	asm volatile("movl %0, %%cr0" : : "r"(v));
+}
+
+static inline uint
+rcr4(void)
+{
+	uint v;
+
+	asm volatile("movl %%cr4, %0" : "=r"(v));
+	return v;
+}
+
+static inline void
+lcr4(uint v)
+{
+	asm volatile("movl %0, %%cr4" : : "r"(v));
+}
+
+/* CPUID leaf 1's feature flags in edx. */
+static inline uint
+cpuidfeatures(void)
+{
+	uint a, b, c, d;
+
+	asm volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1));
+	return d;
+}
+
+static inline void
+fxsave(FPsave *s)
+{
+	asm volatile("fxsave %0" : "=m"(*s));
+}
+
+static inline void
+fxrstor(FPsave *s)
+{
+	asm volatile("fxrstor %0" : : "m"(*s));
+}

@@ -145,3 +145,23 @@ struct.pack_into(fmt, b, off, val)
 open(path, 'wb').write(b)
 EOF
 }
+
+# textintact NAME: every hash of kernel text that the last guest printed
+# (cat /dev/textsum: a line 0xHEX) is the hash of o/kernel's .text, as
+# #c/textsum computes it (32-bit FNV-1a).
+textintact() {
+	local want sums
+	want=$(textsum)
+	sums=$(grep -E '^0x[0-9a-f]+$' <<<"$out" | sort -u)
+	check "$1" [ -n "$want" -a "$sums" = "$want" ]
+}
+
+# pagesback NAME: the last guest printed /dev/sysstat at least twice,
+# and the first and last show the same free pages and kernel heap.
+pagesback() {
+	local n first last
+	n=$(grep -cE '^pages ' <<<"$out")
+	first=$(grep -E '^pages ' <<<"$out" | head -1 | awk '{print $4, $6}')
+	last=$(grep -E '^pages ' <<<"$out" | tail -1 | awk '{print $4, $6}')
+	check "$1" [ "$n" -ge 2 -a -n "$first" -a "$first" = "$last" ]
+}

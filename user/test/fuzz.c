@@ -12,12 +12,18 @@
  * bind mounts only on the scratch files; sleep is short; pipes are
  * closed at once (a worker reading its own empty pipe would block);
  * and sbrk is undone.
+ *
+ * Each call is made with random selectors in ds, es, fs and gs (any a
+ * user program can load) and random FPU registers, which must all be
+ * the same after it: a worker exits with status 3 if a segment
+ * register changed, 4 if an FPU register did.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <fcntl.h>
 #include <unistd.h>
 #include <stdint.h>
+#include <string.h>
 
 #define NWORKER	4
 #define PGSIZE	4096
@@ -47,6 +53,79 @@ static char *paths[] = {
 
 static char *echo[] = { "echo", "-n", NULL };
 static char *buf;	/* BUFSZ good bytes at the top of the heap */
+static uint32_t mxcsrmask;	/* the MXCSR bits this processor has */
+
+#define S(x) #x
+#define STR(x) S(x)
+
+/* The selectors user code can load: null, user code and data, any RPL. */
+static uint16_t usesel[] = { 0, 1, 2, 3, 0x18, 0x19, 0x1A, 0x1B, 0x20, 0x21, 0x22, 0x23 };
+
+/*
+ * long segcall(int num, uintptr_t a[4], uint16_t sel[4]): system call
+ * num with arguments a and with sel[0] to sel[3] in ds, es, fs and gs;
+ * sel gets what they hold after it.  ds and es come back from ss
+ * before C code runs again; sel is reached through ss meanwhile.
+ */
+long segcall(int, uintptr_t*, uint16_t*);
+asm(".text\n"
+	"segcall:\n"
+	"	pushl %ebp\n"
+	"	movl %esp, %ebp\n"
+	"	pushl %ebx\n"
+	"	movl 12(%ebp), %ecx\n"
+	"	pushl 12(%ecx); pushl 8(%ecx); pushl 4(%ecx); pushl (%ecx)\n"
+	"	pushl $0\n"		/* where a stub's return address would be */
+	"	movl 16(%ebp), %ebx\n"
+	"	movw 6(%ebx), %ax; movw %ax, %gs\n"
+	"	movw 4(%ebx), %ax; movw %ax, %fs\n"
+	"	movw 2(%ebx), %ax; movw %ax, %es\n"
+	"	movw (%ebx), %ax; movw %ax, %ds\n"
+	"	movl 8(%ebp), %eax\n"
+	"	int $" STR(T_SYSCALL) "\n"
+	"	movw %ds, %ss:(%ebx); movw %es, %ss:2(%ebx)\n"
+	"	movw %fs, %ss:4(%ebx); movw %gs, %ss:6(%ebx)\n"
+	"	movw %ss, %cx; movw %cx, %ds; movw %cx, %es\n"
+	"	addl $20, %esp\n"
+	"	popl %ebx\n"
+	"	popl %ebp\n"
+	"	ret\n");
+
+/*
+ * Make system call num with random segment registers and FPU state,
+ * and check that the kernel kept them.
+ */
+static long
+hostilecall(int num, uintptr_t *a)
+{
+	static uint32_t fp[128] __attribute__((aligned(16)));
+	static uint8_t before[512] __attribute__((aligned(16))), after[512] __attribute__((aligned(16)));
+	uint16_t sel[4], want[4];
+	uint32_t x;
+	long r;
+	int i;
+
+	for(i = 0; i < 4; i++)
+		want[i] = sel[i] = usesel[rand() % (sizeof usesel / sizeof usesel[0])];
+	/* xorshift from one rand(): 128 rand()s a call would slow fuzz down. */
+	x = rand() | 1;
+	for(i = 0; i < 128; i++){
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		fp[i] = x;
+	}
+	fp[6] &= mxcsrmask;	/* MXCSR, at byte 24 */
+	asm volatile("fxrstor %1; fxsave %0" : "=m"(before) : "m"(fp));
+	r = segcall(num, a, sel);
+	asm volatile("fxsave %0" : "=m"(after));
+	for(i = 0; i < 4; i++)
+		if(sel[i] != want[i] && !(sel[i] < 4 && want[i] < 4))
+			exit(3);
+	if(memcmp(before, after, sizeof before) != 0)
+		exit(4);
+	return r;
+}
 
 /* An address no call may use: nil, in the kernel, or unmapped. */
 static uintptr_t
@@ -163,7 +242,7 @@ fuzzcall(void)
 		a[0] = rand() % 20 - 2;
 		break;
 	}
-	r = syscall(num, a[0], a[1], a[2], a[3]);
+	r = hostilecall(num, a);
 	if(num == SYS_sbrk && r != -1)
 		sbrk(-(int)a[0]);
 	if(num == SYS_pipe && r != -1){
@@ -191,6 +270,10 @@ worker(long n)
 		exit(1);
 	}
 	buf = (char*)sbrk(0) - BUFSZ;
+	asm volatile("fxsave %0" : "=m"(*(uint8_t(*)[512])buf));
+	memcpy(&mxcsrmask, buf + 28, 4);
+	if(mxcsrmask == 0)
+		mxcsrmask = 0xFFBF;	/* what a processor that stores none has */
 	for(i = 0; i < BUFSZ; i++)
 		buf[i] = rand();
 	for(i = 0; i < 3; i++)
