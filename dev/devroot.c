@@ -124,7 +124,8 @@ grow(Node *n, uint len)
 	cap = n->cap ? n->cap : 256;
 	while(cap < len)
 		cap *= 2;
-	if(cap > heapfree() - Reserve || (d = kmalloc(cap)) == nil)
+	/* heapfree() may already be under Reserve: compare without wrapping. */
+	if(heapfree() < Reserve || cap > heapfree() - Reserve || (d = kmalloc(cap)) == nil)
 		return seterr(ENOSPC, "out of memory for files");
 	n->growing = 1;
 	for(m = 0; m < n->len; m += k){

@@ -221,14 +221,16 @@ namec(char *path, char *last)
 	if(cleanpath(clean, up ? up->dot : "/", path) < 0)
 		return nil;
 	p = clean;
+	/* A device named by its letter is the device itself: no bind hides '#c/power'. */
 	if(*p == '#'){
 		c = cattach(p[1]);
 		p += p[1] != '\0' ? 2 : 1;
 	}else if((c = cclone(rootchan)) == nil)
 		seterr(ENOMEM, nil);
+	else
+		c = domount(c);
 	if(c == nil)
 		return nil;
-	c = domount(c);
 	/* A clean path is "/elem" repeated, each elem shorter than NAMELEN. */
 	while(*p == '/' && p[1] != '\0'){
 		p++;

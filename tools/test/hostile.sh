@@ -65,4 +65,16 @@ has unmount-dev-empty '^empty 0$'
 hasnt unmount-dev-empty-list '^cons$'
 check unmount-halt-after [ "$st" = 9 ]
 
+# Attacks found by review: exec of a pipe never opened; files that take
+# the heap past their reserve; a bind over a device's own name.
+guest -c 'cat /dev/textsum; cat /dev/sysstat; atk_pipeexec; atk_heap
+echo alive; mkdir /tmp/x; echo made $?; mkdir /tmp/d; bind /tmp/d "#c"; echo bound; ls "#c"
+cat /dev/textsum; exit 4'
+has pipeexec-refused '^atk_pipeexec: exec #\|/data: '
+hasnt review-no-panic 'panic'
+has heap-reserve-kept '^made 0$'
+has bind-device-name '^power$'
+check bind-device-poweroff [ "$st" = 4 ]
+textintact review-text-intact
+
 summary hostile

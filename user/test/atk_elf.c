@@ -1,0 +1,128 @@
+/*
+ * atk_elf: exec malformed copies of /bin/echo, each in a child: entry
+ * in the kernel, segments over the stack, at KZERO, wrapping round,
+ * filesz over memsz, 65535 program headers, data beyond the file,
+ * overlapping segments, and one that asks for all of memory.  Each
+ * exec must fail with ENOEXEC/ENOMEM or the program must die with the
+ * fault message; the kernel must survive and give back every page.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char orig[256*1024], elf[256*1024];
+static long norig;
+
+typedef struct {
+	unsigned type, offset, vaddr, paddr, filesz, memsz, flags, align;
+} Phdr;
+
+static Phdr*
+ph(int i)
+{
+	unsigned phoff;
+
+	memmove(&phoff, elf + 28, 4);
+	return (Phdr*)(elf + phoff + 32*i);
+}
+
+static void
+sysstat(char *when)
+{
+	char buf[128];
+	int fd, n;
+
+	fd = open("/dev/sysstat", O_RDONLY);
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	printf("atk_elf: %s: %s", when, buf);
+}
+
+static void
+try(char *name, long n)
+{
+	static char *argv[] = { "bad", "ran", NULL };
+	int fd, pid, st;
+
+	if((fd = create("/tmp/bad", O_WRONLY|O_TRUNC, 0775)) < 0 && (fd = open("/tmp/bad", O_WRONLY|O_TRUNC)) < 0){
+		printf("atk_elf: cannot create /tmp/bad\n");
+		exit(1);
+	}
+	write(fd, elf, n);
+	close(fd);
+	fflush(stdout);
+	if((pid = fork()) == 0){
+		exec("/tmp/bad", argv);
+		printf("atk_elf: %s: exec failed: ", name);
+		perror("");
+		exit(1);
+	}
+	wait(&st);
+	printf("atk_elf: %s: status %d\n", name, st);
+}
+
+int
+main(void)
+{
+	unsigned short phnum;
+	unsigned v;
+	int fd;
+
+	if((fd = open("/bin/echo", O_RDONLY)) < 0 || (norig = read(fd, orig, sizeof orig)) <= 0)
+		return 1;
+	close(fd);
+	sysstat("before");
+	memmove(&phnum, orig + 44, 2);
+
+	memmove(elf, orig, norig);
+	v = 0xC0100000;
+	memmove(elf + 24, &v, 4);
+	try("entry in kernel", norig);
+
+	memmove(elf, orig, norig);
+	ph(0)->vaddr = 0xBFFF8000; ph(0)->memsz = 0x10000;
+	try("segment over the stack", norig);
+
+	memmove(elf, orig, norig);
+	ph(0)->vaddr = 0xC0000000;
+	try("segment at KZERO", norig);
+
+	memmove(elf, orig, norig);
+	ph(0)->vaddr = 0xFFFFF000; ph(0)->memsz = 0x2000;
+	try("segment wrapping", norig);
+
+	memmove(elf, orig, norig);
+	ph(0)->filesz = ph(0)->memsz + 4096;
+	try("filesz over memsz", norig);
+
+	memmove(elf, orig, norig);
+	phnum = 65535;
+	memmove(elf + 44, &phnum, 2);
+	try("65535 headers", norig);
+
+	memmove(elf, orig, norig);
+	v = 0xFFFFFFF0;
+	memmove(elf + 28, &v, 4);
+	try("phoff wrapping", norig);
+
+	memmove(elf, orig, norig);
+	ph(0)->offset = 0x7FFFF000;
+	try("data beyond the file", norig);
+
+	memmove(elf, orig, norig);
+	ph(0)->memsz = 0xBFF00000 - ph(0)->vaddr;
+	try("all of memory", norig);
+
+	memmove(elf, orig, norig);
+	if(phnum > 1){
+		ph(1)->vaddr = ph(0)->vaddr; ph(1)->flags = 4;
+		try("overlapping, second read-only", norig);
+	}
+
+	memmove(elf, orig, norig);
+	try("truncated", 60);
+	sysstat("after");
+	return 0;
+}

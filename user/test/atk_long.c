@@ -1,0 +1,85 @@
+/*
+ * atk_long sbrk|fork|exec: a child sleeps 100 ms while its parent makes
+ * one long system call that is not the known ones (a serial write, #S):
+ * sbrk of 96 MB (every page zeroed), fork of a 48 MB process (every page
+ * copied), exec of a program whose bss is 96 MB.  The kernel is not
+ * preemptible, so the sleeper wakes only when the call returns.  The
+ * child prints how long its 100 ms sleep took.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "clock.h"
+
+enum { MB = 1024*1024 };
+
+/* /bin/echo as /tmp/bigbss, its writable segment's memsz grown by 96 MB. */
+static int
+mkbig(void)
+{
+	static char elf[256*1024];
+	unsigned *ph, i, phoff;
+	unsigned short phnum;
+	long n;
+	int fd;
+
+	if((fd = open("/bin/echo", O_RDONLY)) < 0)
+		return -1;
+	n = read(fd, elf, sizeof elf);
+	close(fd);
+	memmove(&phoff, elf + 28, 4);
+	memmove(&phnum, elf + 44, 2);
+	for(i = 0; i < phnum; i++){
+		ph = (unsigned*)(elf + phoff + 32*i);
+		if(ph[0] == 1 && ph[6] & 2)
+			ph[5] += 96*MB;
+	}
+	if((fd = create("/tmp/bigbss", O_WRONLY, 0775)) < 0)
+		return -1;
+	write(fd, elf, n);
+	close(fd);
+	return 0;
+}
+
+int
+main(int argc, char *argv[])
+{
+	char *kind = argc > 1 ? argv[1] : "sbrk";
+	static char *eargv[] = { "bigbss", "exec ran", NULL };
+	unsigned t0, t1, hz;
+	int pid, st;
+
+	if(strcmp(kind, "exec") == 0 && mkbig() < 0){
+		printf("atk_long: cannot make /tmp/bigbss\n");
+		return 1;
+	}
+	if((pid = fork()) == 0){
+		t0 = clockticks(&hz);
+		sleep(100);
+		t1 = clockticks(&hz);
+		printf("atk_long: %s: sleep(100) took %u ms\n", kind, (t1 - t0)*1000/hz);
+		exit(0);
+	}
+	sleep(20);	/* the child is asleep */
+	if(strcmp(kind, "sbrk") == 0){
+		if(sbrk(96*MB) == (void*)-1)
+			printf("atk_long: sbrk failed\n");
+	}else if(strcmp(kind, "fork") == 0){
+		if(sbrk(48*MB) == (void*)-1)
+			printf("atk_long: sbrk failed\n");
+		t0 = clockticks(&hz);
+		if((pid = fork()) == 0)
+			exit(0);
+		t1 = clockticks(&hz);
+		printf("atk_long: fork %d took %u ms\n", pid, (t1 - t0)*1000/hz);
+		if(pid > 0)
+			wait(&st);
+	}else if(strcmp(kind, "exec") == 0){
+		sleep(0);
+		exec("/tmp/bigbss", eargv);
+		printf("atk_long: exec failed\n");
+	}
+	wait(&st);
+	return 0;
+}
