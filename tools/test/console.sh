@@ -157,6 +157,52 @@ has nested-outer '^outer$'
 has nested-init-restarts '^init started a new one$'
 hasnt nested-spin-killed '^spin [0-9]+: ticks'
 
+# A whole pipeline is one note group: ^C kills all of it.
+typeat ctlc-pipeline -d <<'EOF2'
+wait ^\$ 
+type spin 100 | cat | cat\r
+pause 1
+type \x03
+wait ^\$ 
+type echo back\r
+wait ^back\n
+wait ^\$ 
+type halt\r
+EOF2
+has ctlc-pipeline-back '^back$'
+hasnt ctlc-pipeline-spin '^spin [0-9]+: ticks'
+
+# Raw mode ends when the channel that set it is closed: here, when echo
+# exits; so cat reads cooked lines after it.
+typeat raw-released -d <<'EOF2'
+wait ^\$ 
+type echo rawon > /dev/consctl; cat > /tmp/typed\r
+pause 1
+type ab\x7fc\r
+type \x04
+wait ^\$ 
+type echo ==; cat /tmp/typed; echo ==\r
+wait ^==\n
+wait ^==\n
+wait ^\$ 
+type halt\r
+EOF2
+check raw-released-cooked [ "$(between == ==)" = "ac" ]
+
+# consctl refuses what it does not know, as every control file does.
+guest -c 'echo bogus > /dev/consctl; echo a $status; echo fg > /dev/consctl; echo b $status
+echo fg x > /dev/consctl; echo c $status; echo fg 99999999999 > /dev/consctl; echo d $status
+echo fg 12 13 > /dev/consctl; echo e $status; echo rawon rawoff > /dev/consctl; echo f $status
+echo 0123456789012345678901234567890123456789 > /dev/consctl; echo g $status
+cat /dev/consctl; echo h $status; echo fg 0 > /dev/consctl; echo fg0 $status
+echo rawon > /dev/consctl; echo rawoff > /dev/consctl; echo raw $status'
+for k in a b c d e f g h; do
+	has "consctl-refuses-$k" "^$k 1$"
+done
+check consctl-says-why [ "$(grep -c '^echo: write error: bad control message$' <<<"$out")" = 7 ]
+has consctl-fg0 '^fg0 0$'
+has consctl-raw '^raw 0$'
+
 # -g says it waits for gdb, and how to attach.
 timeout 20 ./run-qemu.sh -k -g -t 2 >"$T/g" 2>&1 </dev/null
 out=$(cat "$T/g")

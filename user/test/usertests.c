@@ -699,6 +699,36 @@ proftest(void)
 	profil(NULL, 0, 0, 0);
 }
 
+/*
+ * getwd's buffer is checked as every call's is, and setnoteid takes a
+ * group or 0 for a new one (issue 13; ^C itself is tested at the
+ * console, tools/test/console.sh).
+ */
+static void
+notewdtest(void)
+{
+	char buf[64];
+	unsigned int i;
+
+	if(chdir("/tmp") < 0 || getwd(buf, sizeof buf) < 0 || strcmp(buf, "/tmp") != 0)
+		fail("getwd in /tmp: %s", strerror(errno));
+	if(getwd(buf, 5) < 0 || strcmp(buf, "/tmp") != 0)
+		fail("getwd into exactly enough room: %s", strerror(errno));
+	experr(getwd(buf, 4), ERANGE, "getwd into 4 bytes");
+	experr(getwd(buf, 0), EINVAL, "getwd into 0 bytes");
+	experr(getwd(buf, -1), EINVAL, "getwd length -1");
+	for(i = 0; i < NBAD; i++)
+		experr(getwd((char*)bad[i].addr, 16), EFAULT, "getwd into %s", bad[i].name);
+	experr(getwd((char*)(USEREND - 2), 16), EFAULT, "getwd across the end of user space");
+	chdir("/");
+	experr(setnoteid(-1), EINVAL, "setnoteid -1");
+	if(setnoteid(0) != getpid())
+		fail("setnoteid(0): not a group named by the pid");
+	if(setnoteid(123456) != 123456)
+		fail("setnoteid(123456): not joined");
+	setnoteid(0);
+}
+
 static struct {
 	char	*name;
 	void	(*f)(void);
@@ -715,6 +745,7 @@ static struct {
 	{ "errstr", errstrtest },
 	{ "sleep", sleeptest },
 	{ "prof", proftest },
+	{ "notewd", notewdtest },
 };
 
 int
