@@ -135,12 +135,16 @@ o/kprof.iso: o/kernel o/root.tar boot/grub.cfg
 # Host builds of the pure-logic code, for the formatters and the unit
 # tests: o/host/NAME, and o/host/NAME-san with the address and
 # undefined-behaviour sanitizers.
-tools:V: o/host/kprof o/host/prof
+# The unit tests' builds are made here too, once, so that the tests,
+# which may run side by side, find them made.
+HOSTTESTS=kprof prof tartest fmttest stringtest
+tools:V: o/host/kprof o/host/prof ${HOSTTESTS:%=o/host/%} ${HOSTTESTS:%=o/host/%-san} o/host/stringtest32
 
 KPROFSRC=user/kprof.c user/lib/elfsym.c
 PROFSRC=user/prof.c user/lib/elfsym.c
 TARTESTSRC=tools/test/tartest.c kern/tar.c
 FMTTESTSRC=tools/test/fmttest.c kern/fmt.c
+STRINGTESTSRC=tools/test/stringtest.c kern/string.c
 
 o/host/kprof: $KPROFSRC user/include/elfsym.h
 	mkdir -p o/host
@@ -174,6 +178,20 @@ o/host/fmttest: $FMTTESTSRC kern/lib.h
 o/host/fmttest-san: $FMTTESTSRC kern/lib.h
 	mkdir -p o/host
 	gcc $SANCFLAGS -o $target tools/test/fmttest.c
+
+# stringtest includes kern/string.c itself, its names prefixed; the
+# kernel's is 32-bit, so it is tested as that too.
+o/host/stringtest: $STRINGTESTSRC kern/lib.h
+	mkdir -p o/host
+	gcc $HOSTCFLAGS -o $target tools/test/stringtest.c
+
+o/host/stringtest-san: $STRINGTESTSRC kern/lib.h
+	mkdir -p o/host
+	gcc $SANCFLAGS -o $target tools/test/stringtest.c
+
+o/host/stringtest32: $STRINGTESTSRC kern/lib.h
+	mkdir -p o/host
+	gcc -m32 $HOSTCFLAGS -o $target tools/test/stringtest.c
 
 test:V: all
 	tools/runtests

@@ -53,8 +53,7 @@ fi
 
 tools/install-deps
 
-mk=/usr/lib/plan9/bin/mk
-if ! log=$($mk all 2>&1); then
+if ! log=$(tools/build 2>&1); then
 	echo "$log" >&2
 	echo "run-qemu.sh: build failed" >&2
 	exit 1

@@ -79,7 +79,7 @@ erase1(void)
 
 /*
  * A character typed at the console, called at interrupt time: the
- * line discipline.  ^P (the process list) works in both modes; in
+ * line discipline.  ^P (the clock and the process list) works in both modes; in
  * cooked mode ^H and DEL erase a character, ^U the line, ^W a word,
  * ^C kills the foreground note group and discards the input, ^D ends
  * a line without a newline (so at its start, it reads as end of file), and
@@ -92,8 +92,9 @@ consinput(int c)
 	int n;
 
 	if(c == CTRL('P')){
+		n = snprintf(psbuf, sizeof psbuf, "^P at tick %d\n", ticks);
+		consputs(psbuf, n);
 		n = procdump(psbuf, sizeof psbuf);
-		consputs("^P\n", 3);
 		consputs(psbuf, n);
 		return;
 	}

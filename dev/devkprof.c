@@ -1,9 +1,10 @@
 /*
  * Kernel profiling, #T, as Plan 9's devkprof: at each clock tick
- * kprofclock counts the tick, and if the interrupted pc is in kernel
- * text, the 8-byte bin it falls in.  kpdata shows the counts as
- * big-endian 4-byte cells: all ticks, kernel ticks, then one per bin.
- * kpctl takes start, stop and startclr, and reads back a status line.
+ * kprofclock (kern/fns.h, inline in the clock) counts the tick, and if
+ * the interrupted pc is in kernel text, the 8-byte bin it falls in.
+ * kpdata shows the counts as big-endian 4-byte cells: all ticks, kernel
+ * ticks, then one per bin.  kpctl takes start, stop and startclr, and
+ * reads back a status line.
  */
 #include "u.h"
 #include "mem.h"
@@ -13,7 +14,6 @@
 enum {
 	Qctl = 1,
 	Qdata,
-	Binshift = 3,		/* bins of 8 bytes */
 };
 
 static Dirtab kprofdir[] = {
@@ -21,47 +21,19 @@ static Dirtab kprofdir[] = {
 	{ "kpdata",	Qdata,	0,	0444 },
 };
 
-static struct {
-	int	on;		/* counting */
-	uint	textsize;	/* etext - text */
-	uint	ncell;		/* 2 + the number of bins */
-	uint	*cell;		/* the counts, in host order */
-} kprof;
+int	kprofon;		/* counting */
+uint	kprofcell[2 + (KPmaxtext >> KPbinshift)];	/* the counts, in host order */
+static uint	ncell;		/* of them in use: 2 + the bins of kernel text */
 
 static void
 kprofinit(void)
 {
-	kprof.textsize = etext - text;
-	kprof.ncell = 2 + ((kprof.textsize + (1<<Binshift) - 1) >> Binshift);
-	if((kprof.cell = kmalloc(kprof.ncell * sizeof(uint))) == nil)
-		panic("kprof: no memory");
-	kprofdir[1].length = kprof.ncell * sizeof(uint);
-}
+	uint size = etext - text;
 
-/* Count one more, but stop at 0xFFFFFFFF rather than wrap. */
-static inline void
-inc(uint *c)
-{
-	if(++*c == 0)
-		*c = ~0U;
-}
-
-/*
- * The clock's hook: a tick that interrupted pc.  No lock is needed:
- * it runs with interrupts off on the only processor.  A user pc is
- * below KZERO and so never inside kernel text.
- */
-void
-kprofclock(uint pc)
-{
-	if(!kprof.on)
-		return;
-	inc(&kprof.cell[0]);
-	pc -= (uint)text;
-	if(pc >= kprof.textsize)
-		return;
-	inc(&kprof.cell[1]);
-	inc(&kprof.cell[2 + (pc >> Binshift)]);
+	if(size > KPmaxtext)
+		panic("kprof: kernel text is %d bytes, over KPmaxtext", size);
+	ncell = 2 + ((size + (1<<KPbinshift) - 1) >> KPbinshift);
+	kprofdir[1].length = ncell * sizeof(uint);
 }
 
 static int
@@ -72,28 +44,40 @@ kprofopen(Chan *c, int omode)
 	return 0;
 }
 
+/* The cells from byte off, big-endian: whole cells a word at a time. */
+static void
+bigendian(uchar *p, uint off, uint n)
+{
+	uint i, k;
+
+	for(; n > 0 && off % 4 != 0; n--, off++)
+		*p++ = kprofcell[off/4] >> (8 * (3 - off%4));
+	for(i = off/4, k = n/4; k > 0; k--, i++, p += 4)
+		*(uint*)p = __builtin_bswap32(kprofcell[i]);
+	for(off = 4*i, n %= 4; n > 0; n--, off++)
+		*p++ = kprofcell[off/4] >> (8 * (3 - off%4));
+}
+
 static long
 kprofread(Chan *c, void *buf, long n, uvlong off)
 {
 	char status[96];
-	uchar *p = buf;
-	uint i, len;
+	uint len;
 	int s;
 
 	switch(c->qid){
 	case Qctl:
 		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x\n",
-			kprof.on ? "on" : "off", hz, 1<<Binshift, (uint)text, (uint)etext);
+			kprofon ? "on" : "off", hz, 1<<KPbinshift, (uint)text, (uint)etext);
 		return readstr(off, buf, n, status);
 	}
-	len = kprof.ncell * sizeof(uint);
+	len = ncell * sizeof(uint);
 	if(off >= len)
 		return 0;
 	if(n > (long)(len - off))
 		n = len - off;
 	s = splhi();	/* one consistent snapshot, even while counting */
-	for(i = 0; i < (uint)n; i++, off++)
-		p[i] = kprof.cell[off/4] >> (8 * (3 - off%4));
+	bigendian(buf, off, n);
 	splx(s);
 	return n;
 }
@@ -108,12 +92,12 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 		return seterr(EACCES, "permission denied");
 	s = splhi();
 	if(iscmd(buf, n, "start"))
-		kprof.on = 1;
+		kprofon = 1;
 	else if(iscmd(buf, n, "stop"))
-		kprof.on = 0;
+		kprofon = 0;
 	else if(iscmd(buf, n, "startclr")){
-		memset(kprof.cell, 0, kprof.ncell * sizeof(uint));
-		kprof.on = 1;
+		memset(kprofcell, 0, ncell * sizeof(uint));
+		kprofon = 1;
 	}else{
 		splx(s);
 		return seterr(EINVAL, "bad control message");

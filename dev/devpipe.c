@@ -109,7 +109,8 @@ pipeopen(Chan *c, int omode)
 	if(p == nil){
 		if((p = kmalloc(sizeof *p)) == nil)
 			return seterr(ENOMEM, nil);
-		memset(p, 0, sizeof *p);
+		p->r = p->w = 0;
+		p->readers = p->writers = 0;
 		p->n = PIPENO(c->qid);
 		p->next = pipes;
 		pipes = p;
@@ -156,12 +157,26 @@ pipewait(Pipe *p)
 	splx(s);
 }
 
+/*
+ * The bytes a read or write can move in one piece at byte at (of all
+ * ever moved): at most n, at most avail, and not past the end of buf.
+ */
+static long
+piece(long n, uint avail, uint at)
+{
+	if((uint)n > avail)
+		n = avail;
+	if((uint)n > Psize - at % Psize)
+		n = Psize - at % Psize;
+	return n;
+}
+
 static long
 piperead(Chan *c, void *buf, long n, uvlong off)
 {
 	Pipe *p = c->aux;
 	char *b = buf;
-	long m = 0;
+	long m = 0, k;
 
 	USED(off);
 	if(PIPEQ(c->qid) != Qdata)
@@ -171,8 +186,12 @@ piperead(Chan *c, void *buf, long n, uvlong off)
 			return seterr(EINTR, nil);
 		pipewait(p);
 	}
-	while(m < n && p->r != p->w)
-		b[m++] = p->buf[p->r++ % Psize];
+	while(m < n && p->r != p->w){
+		k = piece(n - m, p->w - p->r, p->r);
+		memmove(b + m, p->buf + p->r % Psize, k);
+		p->r += k;
+		m += k;
+	}
 	wakeup(p);
 	return m;
 }
@@ -182,7 +201,7 @@ pipewrite(Chan *c, void *buf, long n, uvlong off)
 {
 	Pipe *p = c->aux;
 	char *b = buf;
-	long m = 0;
+	long m = 0, k;
 
 	USED(off);
 	if(PIPEQ(c->qid) != Qdata1)
@@ -197,7 +216,10 @@ pipewrite(Chan *c, void *buf, long n, uvlong off)
 			pipewait(p);
 			continue;
 		}
-		p->buf[p->w++ % Psize] = b[m++];
+		k = piece(n - m, Psize - (p->w - p->r), p->w);
+		memmove(p->buf + p->w % Psize, b + m, k);
+		p->w += k;
+		m += k;
 	}
 	wakeup(p);
 	return m;

@@ -1,7 +1,9 @@
 /*
  * The root file system, #/: a tree of directories and files in kernel
  * memory, filled at boot from the archive GRUB loaded (kern/archive.c),
- * and writable.  A file's qid is its slot in node[] with its serial
+ * and writable.  A file from the archive is read where the archive
+ * lies, whose pages the kernel never reuses (rootdata); its first write
+ * copies it to the heap.  A file's qid is its slot in node[] with its serial
  * number above it: each file made gets the next serial, 47 bits of
  * them (a new file every microsecond for four years), so no two files
  * ever share a qid, and a channel to a removed file is recognised as
@@ -29,7 +31,7 @@ struct Node {
 	uint	perm;		/* permission bits, and DMDIR for a directory */
 	char	*data;		/* a file's contents */
 	uint	len;		/* bytes in data */
-	uint	cap;		/* bytes allocated for data */
+	uint	cap;		/* bytes allocated for data; 0 if in the archive */
 	int	growing;	/* grow is moving data: writes, truncations and removals wait */
 };
 
@@ -106,9 +108,11 @@ lookupfixed(Chan *c)
 }
 
 /*
- * Make room for len bytes in a file.  The data moves to a buffer twice
- * the size, a chunk at a time between scheduling points; meanwhile
- * readers read the old buffer, and whatever would change it waits.
+ * Make room for len bytes in a file, and make its data the heap's, not
+ * the archive's, so that it can be written.  The data moves to a buffer
+ * twice the size, a chunk at a time between scheduling points;
+ * meanwhile readers read the old buffer, and whatever would change it
+ * waits.
  */
 static int
 grow(Node *n, uint len)
@@ -119,6 +123,8 @@ grow(Node *n, uint len)
 
 	if(len <= n->cap)
 		return 0;
+	if(len < n->len)
+		len = n->len;
 	if(len > MAXFILE)
 		return seterr(EFBIG, nil);
 	cap = n->cap ? n->cap : 256;
@@ -137,7 +143,8 @@ grow(Node *n, uint len)
 	if(r < 0)
 		kfree(d);
 	else{
-		kfree(n->data);
+		if(n->cap > 0)
+			kfree(n->data);
 		n->data = d;
 		n->cap = cap;
 	}
@@ -319,11 +326,30 @@ rootremove(Chan *c)
 		return seterr(ENOTEMPTY, nil);
 	if((n = lookupfixed(c)) == nil)
 		return -1;
-	kfree(n->data);
+	if(n->cap > 0)
+		kfree(n->data);
 	n->data = nil;
 	n->cap = n->len = 0;
 	n->used = 0;
 	return 0;
+}
+
+/*
+ * The hook for kern/archive.c: c, a file of #/, holds the len bytes at
+ * data, a boot module the kernel never frees, from now on, in place.
+ */
+void
+rootdata(Chan *c, uchar *data, uint len)
+{
+	Node *n;
+
+	if(devtab[c->type]->dc != '/' || (n = lookup(c)) == nil || n->perm & DMDIR)
+		panic("rootdata: not a file of #/");
+	if(n->cap > 0)
+		kfree(n->data);
+	n->data = (char*)data;
+	n->len = len;
+	n->cap = 0;
 }
 
 Dev rootdevtab = {

@@ -1,10 +1,11 @@
 /*
  * Memory: whole physical pages for page tables and user memory
  * (pagealloc), and a heap for everything else: kernel stacks, channels,
- * pipes, files (kmalloc).  The heap is a fixed arena in the kernel's
- * bss, so that the count of free pages says exactly what user address
- * spaces hold.  Interrupt handlers allocate nothing, so neither
- * allocator needs interrupts off.
+ * pipes, files (kmalloc), which like C's malloc does not zero what it
+ * returns: most callers fill it at once.  The heap is a fixed arena in
+ * the kernel's bss, so that the count of free pages says exactly what
+ * user address spaces hold.  Interrupt handlers allocate nothing, so
+ * neither allocator needs interrupts off.
  */
 #include "u.h"
 #include "mem.h"
@@ -32,18 +33,21 @@ pageinit(uintptr lo, uintptr hi)
 	}
 }
 
-/* A zeroed page, or nil if none is left. */
+/*
+ * A page, zeroed if clear (a page about to be copied over need not
+ * be), or nil if none is left.
+ */
 void*
-pagealloc(void)
+pagealloc(int clear)
 {
 	uintptr *p;
 
 	p = pages.list;
-	if(p != nil){
-		pages.list = (uintptr*)*p;
-		pages.nfree--;
-	}
-	if(p != nil)
+	if(p == nil)
+		return nil;
+	pages.list = (uintptr*)*p;
+	pages.nfree--;
+	if(clear)
 		memset(p, 0, BY2PG);
 	return p;
 }
@@ -120,7 +124,6 @@ kmalloc(uint nbytes)
 			}
 			freep = prev;
 			heapused += nunits;
-			memset(p + 1, 0, (nunits - 1)*sizeof(Header));
 			return p + 1;
 		}
 		if(p == freep)

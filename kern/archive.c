@@ -1,8 +1,10 @@
 /*
  * The boot archive: the ustar file the boot loader passes as the first
  * module, unpacked at boot into the root file system through the
- * device table, as a program would make the same files.  The other
- * modules appear as /boot/NAME (kern/main.c).
+ * device table, as a program would make the same files, except that
+ * the files' contents stay where they lie in the archive (rootdata):
+ * /kernel and /bin cost no copy.  The other modules appear as
+ * /boot/NAME (kern/main.c).
  */
 #include "u.h"
 #include "mem.h"
@@ -28,7 +30,6 @@ addpath(char *path, int dir, const uchar *data, uint size)
 	char sub[PATHMAX];
 	Chan *c;
 	char *e;
-	long n;
 
 	if(strlen(path) + 1 >= PATHMAX)
 		return -1;
@@ -41,9 +42,10 @@ addpath(char *path, int dir, const uchar *data, uint size)
 	snprintf(sub, sizeof sub, "/%s", path);
 	if((c = make(sub, dir)) == nil)
 		return -1;
-	n = dir ? 0 : devtab[c->type]->write(c, (void*)data, size, 0);
+	if(!dir)
+		rootdata(c, (uchar*)data, size);
 	cclose(c);
-	return n == (long)(dir ? 0 : size) ? 0 : -1;
+	return 0;
 }
 
 /* Fill the tree from a ustar archive; a malformed one is a panic. */

@@ -27,6 +27,9 @@ newchan(int type, uvlong qid)
 	c->type = type;
 	c->qid = qid;
 	c->mode = -1;
+	c->offset = 0;
+	c->aux = nil;
+	c->mnt = nil;
 	return c;
 }
 

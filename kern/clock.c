@@ -45,7 +45,7 @@ clock(Ureg *u)
 {
 	ticks++;
 	kprofclock(u->pc);
-	if(up != nil)
+	if(up != nil && (up->prof.buf | up->pcs.buf) != 0)
 		profclock(up, up->ureg->pc);
 	i8259eoi(IRQclock);
 	if((int)(ticks - nextwake) >= 0){

@@ -126,12 +126,24 @@ struct Dev {
 
 enum { Unused, Embryo, Sleeping, Runnable, Running, Zombie };
 
+/*
+ * The user page a profiler last wrote to, found writable in the page
+ * tables, so that the next tick need not look again.  Page 0 is never
+ * mapped, so va 0 means none.  See profforget.
+ */
+typedef struct Upage {
+	uintptr	va;		/* user address of the page, or 0 */
+	char	*k;		/* its kernel address */
+} Upage;
+
 /* profil(2) settings of one process */
 typedef struct Profil {
 	uintptr	buf;		/* user address of the counters; 0 when off */
 	uint	size;		/* bytes of counters */
 	uint	offset;		/* lowest pc counted */
 	uint	scale;		/* 16.16 fixed point, as the man page */
+	uint	span;		/* pcs from offset that have a counter */
+	Upage	pg;		/* the page of the last counter */
 } Profil;
 
 /* pcsample(2) state of one process */
@@ -140,6 +152,7 @@ typedef struct Pcsample {
 	uint	max;		/* room in buf, in samples */
 	uint	n;		/* stored so far in this invocation */
 	int	called;		/* pcsample has been called since exec */
+	Upage	pg;		/* the page of the last sample */
 } Pcsample;
 
 /*
@@ -169,6 +182,7 @@ struct Proc {
 	uint	turn;		/* ticks when the scheduler last ran it */
 	int	noteid;		/* note group, for ^C: inherited on fork */
 	void	*wchan;		/* what it sleeps on */
+	Proc	*rnext;		/* next on the run queue, if Runnable */
 	Chan	*fd[NFD];
 	char	dot[PATHMAX];	/* current directory, a clean absolute path */
 	int	errno;		/* of the system call in progress */
@@ -184,4 +198,5 @@ extern Dev	*devtab[];
 extern uint	ticks;		/* clock ticks since boot */
 extern int	hz;
 extern char	text[], etext[], end[];
+extern char	ktextsize[];	/* its address is etext - text (boot/kernel.ld) */
 extern FPsave	fpclean;	/* the FPU registers a new program starts with */

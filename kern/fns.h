@@ -1,5 +1,6 @@
 /* The kernel's functions, by the file that defines them. */
 #include "lib.h"
+#include "x86.h"
 
 enum {
 	IRQ0		= 32,	/* vector of IRQ 0 */
@@ -8,7 +9,7 @@ enum {
 
 /* alloc.c */
 void	pageinit(uintptr, uintptr);
-void	*pagealloc(void);
+void	*pagealloc(int);
 void	pagefree(void*);
 int	pagesfree(void);
 int	pagestotal(void);
@@ -85,6 +86,7 @@ void	*uaddr(pte_t*, uintptr, int);
 int	okuser(uintptr, uint, int);
 void	switchuvm(Proc*);
 void	switchkvm(void);
+void	flushtlb(void);
 
 /* print.c */
 void	print(char*, ...);
@@ -107,10 +109,48 @@ int	pkill(int);
 void	pkillgrp(int);
 int	procdump(char*, int);
 
-/* prof.c */
-void	profclock(Proc*, uint);
+/*
+ * prof.c, and the clock's hook, inline: p's user pc is pc at this tick.
+ * The counter or sample slot's page is looked for only when it is not
+ * the one found last (upage).
+ */
+void	*upagefind(pte_t*, Upage*, uintptr);
+void	profforget(Proc*);
 long	sysprofil(uint*);
 long	syspcsample(uint*);
+
+static inline void*
+upage(pte_t *pd, Upage *c, uintptr va)
+{
+	if(ROUNDDOWN(va, BY2PG) == c->va)
+		return c->k + (va & (BY2PG - 1));
+	return upagefind(pd, c, va);
+}
+
+static inline void
+profclock(Proc *p, uint pc)
+{
+	Profil *pr = &p->prof;
+	Pcsample *ps = &p->pcs;
+	ushort *cnt;
+	uint *s, d;
+
+	d = pc - pr->offset;
+	if(pr->buf != 0 && pc >= pr->offset && d < pr->span){
+		cnt = upage(p->pgdir, &pr->pg, pr->buf + 2*(uint)(((uvlong)d * pr->scale) >> 17));
+		if(cnt != nil)
+			satinc16(cnt);
+		else
+			pr->buf = 0;
+	}
+	if(ps->buf != 0 && ps->n < ps->max){
+		if((s = upage(p->pgdir, &ps->pg, ps->buf + 4*ps->n)) != nil){
+			*s = pc;
+			ps->n++;
+		}else
+			ps->buf = 0;
+	}
+}
 
 /* swtch.asm */
 void	swtch(Context**, Context*);
@@ -163,7 +203,30 @@ void	trap(Ureg*);
  * else it reaches through devtab, and interrupts through intrenable.
  */
 void	consputs(char*, int);	/* dev/devcons.c: print's output */
-void	kprofclock(uint);	/* dev/devkprof.c: each clock tick's pc */
+void	rootdata(Chan*, uchar*, uint);	/* dev/devroot.c: a boot file's contents, where they lie */
+
+/*
+ * dev/devkprof.c: each clock tick's pc, inline in the clock.  A tick
+ * that interrupted pc counts in cell 0 and, if pc is in kernel text (a
+ * user pc is below KZERO, so never), in cell 1 and the pc's 8-byte
+ * bin.  Interrupts are off, and there is one processor: no lock.
+ */
+enum { KPbinshift = 3, KPmaxtext = 128*1024 };
+extern int	kprofon;
+extern uint	kprofcell[2 + (KPmaxtext >> KPbinshift)];
+
+static inline void
+kprofclock(uint pc)
+{
+	if(!kprofon)
+		return;
+	satinc(&kprofcell[0]);
+	pc -= (uint)text;
+	if(pc >= (uint)ktextsize)
+		return;
+	satinc(&kprofcell[1]);
+	satinc(&kprofcell[2 + (pc >> KPbinshift)]);
+}
 
 /* Shared among the devices in dev/ */
 void	consinput(int);		/* devcons.c: a character typed */

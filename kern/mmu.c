@@ -67,7 +67,7 @@ mmuinit(void)
 	asm volatile("lldt %w0" : : "r"(0));
 
 	/* From here on the first 4 MB are no longer mapped at 0. */
-	kpgdir = pagealloc();
+	kpgdir = pagealloc(1);
 	for(i = PDX(KZERO); i < 1024; i++)
 		kpgdir[i] = bootpgdir[i];
 	lcr3(PADDR(kpgdir));
@@ -79,9 +79,11 @@ newpgdir(void)
 {
 	pte_t *pd;
 
-	pd = pagealloc();
-	if(pd != nil)
+	pd = pagealloc(0);
+	if(pd != nil){
+		memset(pd, 0, PDX(KZERO)*sizeof(pte_t));
 		memmove(pd + PDX(KZERO), kpgdir + PDX(KZERO), (1024 - PDX(KZERO))*sizeof(pte_t));
+	}
 	return pd;
 }
 
@@ -96,17 +98,14 @@ walkpgdir(pte_t *pd, uintptr va, int alloc)
 	if(pd[PDX(va)] & PTEP)
 		pt = KADDR(PTEADDR(pd[PDX(va)]));
 	else{
-		if(!alloc || (pt = pagealloc()) == nil)
+		if(!alloc || (pt = pagealloc(1)) == nil)
 			return nil;
 		pd[PDX(va)] = PADDR(pt) | PTEP | PTEW | PTEU;
 	}
 	return &pt[PTX(va)];
 }
 
-/*
- * Free the page table over va if it maps nothing now: a failed or
- * shrinking sbrk gives back its page tables with its pages.
- */
+/* Free the page table over va if it maps nothing now. */
 static void
 freeemptypt(pte_t *pd, uintptr va)
 {
@@ -122,37 +121,48 @@ freeemptypt(pte_t *pd, uintptr va)
 }
 
 /*
- * Unmap and free the user pages in [lo, hi), and the page tables left
- * empty.  If pd is in use, the caller reloads cr3 before user code runs.
+ * Unmap and free the user pages in [lo, hi), a page table at a time
+ * (each maps 4 MB), skipping the tables that are not there, and the
+ * page tables left empty: a failed or shrinking sbrk gives them back
+ * with its pages, and fork and exit need not look through them again.
+ * If pd is in use, the caller reloads cr3 before user code runs.
  */
 void
 unmapuser(pte_t *pd, uintptr lo, uintptr hi)
 {
-	uintptr va;
-	pte_t *pte;
+	uintptr va, start, end;
+	pte_t *pt;
 	void *pg;
 
-	for(va = ROUNDDOWN(lo, BY2PG); va < hi && va < KZERO; va += BY2PG){
-		if((pd[PDX(va)] & PTEP) == 0){
-			va = ROUNDDOWN(va, BY2BIGPG) + BY2BIGPG - BY2PG;
+	if(hi > KZERO)
+		hi = KZERO;
+	for(va = ROUNDDOWN(lo, BY2PG); va < hi; va = end){
+		start = va;
+		end = ROUNDDOWN(va, BY2BIGPG) + BY2BIGPG;
+		if(end > hi)
+			end = hi;
+		if((pd[PDX(va)] & PTEP) == 0)
 			continue;
-		}
-		pte = walkpgdir(pd, va, 0);
-		if(*pte & PTEP){
-			/* Unmapped before freed: profclock may look in between. */
-			pg = KADDR(PTEADDR(*pte));
-			*pte = 0;
-			pagefree(pg);
-		}
-		if(PTX(va) == 1023 || va + BY2PG >= hi)
-			freeemptypt(pd, va);
+		pt = KADDR(PTEADDR(pd[PDX(va)]));
+		for(; va < end; va += BY2PG)
+			if(pt[PTX(va)] & PTEP){
+				pg = KADDR(PTEADDR(pt[PTX(va)]));
+				pt[PTX(va)] = 0;	/* before the free: see profforget */
+				pagefree(pg);
+			}
+		if(start % BY2BIGPG == 0 && end % BY2BIGPG == 0){
+			pd[PDX(start)] = 0;	/* cleared before freed, as the pages above */
+			pagefree(pt);
+		}else
+			freeemptypt(pd, start);
 	}
 }
 
 /*
  * Map fresh zeroed user pages over [lo, hi); pages already there are
  * kept, and made writable.  On failure (no memory, or the process
- * killed at a scheduling point) the pages it added are freed.
+ * killed at a scheduling point) what it added stays: the caller unmaps
+ * it (see profforget) or frees the whole page directory.
  */
 int
 mapuser(pte_t *pd, uintptr lo, uintptr hi)
@@ -164,21 +174,17 @@ mapuser(pte_t *pd, uintptr lo, uintptr hi)
 	if(hi > KZERO || lo > hi)
 		return -1;
 	for(va = ROUNDDOWN(lo, BY2PG); va < hi; va += BY2PG){
-		pte = walkpgdir(pd, va, 1);
-		if(pte == nil)
-			goto fail;
+		if((pte = walkpgdir(pd, va, 1)) == nil)
+			return -1;
 		if(*pte & PTEP){
 			*pte |= PTEW;
 			continue;
 		}
-		if(schedpoint() < 0 || (pg = pagealloc()) == nil)
-			goto fail;
+		if(schedpoint() < 0 || (pg = pagealloc(1)) == nil)
+			return -1;
 		*pte = PADDR(pg) | PTEP | PTEW | PTEU;
 	}
 	return 0;
-fail:
-	unmapuser(pd, lo, va + BY2PG);	/* va's own page is not mapped; its table may be new */
-	return -1;
 }
 
 /* Make the user pages over [lo, hi) read-only. */
@@ -197,41 +203,48 @@ protectuser(pte_t *pd, uintptr lo, uintptr hi)
 void
 freepgdir(pte_t *pd)
 {
-	uint i;
-
 	unmapuser(pd, 0, KZERO);
-	for(i = 0; i < PDX(KZERO); i++)
-		if(pd[i] & PTEP)
-			pagefree(KADDR(PTEADDR(pd[i])));
 	pagefree(pd);
 }
 
-/* A copy of a user address space, for fork; nil if memory ran out or the process was killed. */
+/*
+ * A copy of a user address space, for fork; nil if memory ran out or
+ * the process was killed.  It goes through the page tables there are,
+ * not every address, and makes the child a table only where there is
+ * a page to copy.
+ */
 pte_t*
 copypgdir(pte_t *pd)
 {
-	pte_t *npd, *pte, *npte;
-	uintptr va;
+	pte_t *npd, *pt, *npt;
+	uint i, j;
 	void *pg;
 
 	if((npd = newpgdir()) == nil)
 		return nil;
-	for(va = 0; va < KZERO; va += BY2PG){
-		if((pd[PDX(va)] & PTEP) == 0){
-			va += BY2BIGPG - BY2PG;
+	for(i = 0; i < PDX(KZERO); i++){
+		if((pd[i] & PTEP) == 0)
 			continue;
+		pt = KADDR(PTEADDR(pd[i]));
+		npt = nil;
+		for(j = 0; j < 1024; j++){
+			if((pt[j] & PTEP) == 0)
+				continue;
+			if(npt == nil){
+				if((npt = pagealloc(1)) == nil)
+					goto fail;
+				npd[i] = PADDR(npt) | PTEP | PTEW | PTEU;
+			}
+			if(schedpoint() < 0 || (pg = pagealloc(0)) == nil)
+				goto fail;
+			memmove(pg, KADDR(PTEADDR(pt[j])), BY2PG);
+			npt[j] = PADDR(pg) | (pt[j] & 0xFFF);
 		}
-		pte = walkpgdir(pd, va, 0);
-		if((*pte & PTEP) == 0)
-			continue;
-		if(schedpoint() < 0 || (npte = walkpgdir(npd, va, 1)) == nil || (pg = pagealloc()) == nil){
-			freepgdir(npd);
-			return nil;
-		}
-		memmove(pg, KADDR(PTEADDR(*pte)), BY2PG);
-		*npte = PADDR(pg) | (*pte & 0xFFF);
 	}
 	return npd;
+fail:
+	freepgdir(npd);
+	return nil;
 }
 
 /*
@@ -270,16 +283,31 @@ okuser(uintptr va, uint len, int write)
 	return 1;
 }
 
-/* Run on p's page tables and, after a trap from user mode, p's kernel stack. */
+/*
+ * Run on p's page tables and, after a trap from user mode, p's kernel
+ * stack.  Loading cr3 empties the TLB, so it is left alone when p's
+ * tables are already the ones in use.  (A page directory is freed only
+ * once it is no longer loaded, so the same address means the same
+ * tables.)
+ */
 void
 switchuvm(Proc *p)
 {
 	tss[1] = (uint)p->kstack + KSTACK;	/* esp0 */
-	lcr3(PADDR(p->pgdir));
+	if(rcr3() != PADDR(p->pgdir))
+		lcr3(PADDR(p->pgdir));
 }
 
+/* The kernel's tables alone, for when a process's are about to go. */
 void
 switchkvm(void)
 {
 	lcr3(PADDR(kpgdir));
+}
+
+/* Forget the translations of pages just unmapped. */
+void
+flushtlb(void)
+{
+	lcr3(rcr3());
 }

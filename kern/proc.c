@@ -3,10 +3,10 @@
  * wait and kill, and note groups.  There is one processor, and a
  * process in the kernel is never preempted, only interrupted; so
  * interrupts need be off (splhi ... splx) only around what interrupt
- * handlers touch too: the processes' states (wakeup), console and
- * serial input, the profilers.  A process in the kernel gives the
- * processor up only where it sleeps, and at the scheduling points of
- * long system calls (schedpoint).
+ * handlers touch too: the processes' states and the run queue
+ * (wakeup), console and serial input, the profilers.  A process in the
+ * kernel gives the processor up only where it sleeps, and at the
+ * scheduling points of long system calls (schedpoint).
  */
 #include "u.h"
 #include "mem.h"
@@ -19,6 +19,15 @@ static Context	*schedctx;	/* the scheduler's, for sched to return to */
 static int	nextpid = 1;
 static Proc	*initproc;
 Proc	*up;
+
+/*
+ * The run queue: the Runnable processes, first come first served,
+ * linked through rnext.  Interrupts off to touch it.
+ */
+static struct {
+	Proc	*head;
+	Proc	*tail;
+} runq;
 
 extern void	trapret(void);
 
@@ -84,6 +93,19 @@ newproc(void)
 	return p;
 }
 
+/* Make p Runnable, last in the run queue.  Interrupts must be off. */
+static void
+ready(Proc *p)
+{
+	p->state = Runnable;
+	p->rnext = nil;
+	if(runq.tail != nil)
+		runq.tail->rnext = p;
+	else
+		runq.head = p;
+	runq.tail = p;
+}
+
 /* The first process: /bin/init, in the root directory. */
 void
 userinit(void)
@@ -99,7 +121,8 @@ userinit(void)
 	if(kexec("/bin/init", argv) < 0)
 		panic("userinit: /bin/init: %s (errno %d)", p->err, p->errno);
 	up = nil;
-	p->state = Runnable;
+	splhi();
+	ready(p);
 }
 
 /* The hlt that the profiles show as idle time. */
@@ -109,32 +132,32 @@ idle(void)
 	asm volatile("sti; hlt; cli");
 }
 
-/* Run each runnable process in turn, forever; idle when there is none. */
+/*
+ * Run the first process of the run queue, forever; idle when it is
+ * empty.  The last process's page tables stay loaded meanwhile: the
+ * kernel half is the same in all, and the next process may well be the
+ * same one.
+ */
 void
 scheduler(void)
 {
 	Proc *p;
-	int ran;
 
+	cli();
 	for(;;){
-		cli();
-		ran = 0;
-		for(p = proc; p < proc + NPROC; p++){
-			if(p->state != Runnable)
-				continue;
-			up = p;
-			switchuvm(p);
-			fxrstor(&p->fpsave);	/* its FPU registers, until it stops (kern/fpu.c) */
-			p->state = Running;
-			p->turn = ticks;
-			swtch(&schedctx, p->context);
-			fxsave(&p->fpsave);
-			switchkvm();
-			up = nil;
-			ran = 1;
-		}
-		if(!ran)
+		while((p = runq.head) == nil)
 			idle();
+		runq.head = p->rnext;
+		if(runq.head == nil)
+			runq.tail = nil;
+		up = p;
+		switchuvm(p);
+		fxrstor(&p->fpsave);	/* its FPU registers, until it stops (kern/fpu.c) */
+		p->state = Running;
+		p->turn = ticks;
+		swtch(&schedctx, p->context);
+		fxsave(&p->fpsave);
+		up = nil;
 	}
 }
 
@@ -147,13 +170,16 @@ sched(void)
 	swtch(&up->context, schedctx);
 }
 
+/* Let the next runnable process run; if there is none, go on at once. */
 void
 yield(void)
 {
 	int s = splhi();
 
-	up->state = Runnable;
-	sched();
+	if(runq.head != nil){
+		ready(up);
+		sched();
+	}
 	splx(s);
 }
 
@@ -209,7 +235,7 @@ wakeup(void *chan)
 
 	for(p = proc; p < proc + NPROC; p++)
 		if(p->state == Sleeping && p->wchan == chan)
-			p->state = Runnable;
+			ready(p);
 	splx(s);
 }
 
@@ -242,7 +268,7 @@ int
 pfork(void)
 {
 	Proc *np;
-	int i;
+	int i, s;
 
 	if((np = newproc()) == nil)
 		return seterr(EAGAIN, "no free process");
@@ -252,6 +278,7 @@ pfork(void)
 	 */
 	np->prof = up->prof;
 	np->pcs = up->pcs;
+	profforget(np);
 	if((np->pgdir = copypgdir(up->pgdir)) == nil){
 		kfree(np->kstack);
 		np->state = Unused;
@@ -271,7 +298,9 @@ pfork(void)
 	for(i = 0; i < NFD; i++)
 		if((np->fd[i] = up->fd[i]) != nil)
 			incref(np->fd[i]);
-	np->state = Runnable;
+	s = splhi();
+	ready(np);
+	splx(s);
 	return np->pid;
 }
 
@@ -292,6 +321,7 @@ pexit(int status)
 		}
 	up->prof.buf = 0;
 	up->pcs.buf = 0;
+	profforget(up);
 	pd = up->pgdir;
 	up->pgdir = nil;
 	switchkvm();
@@ -355,7 +385,7 @@ killp(Proc *p)
 {
 	p->killed = 1;
 	if(p->state == Sleeping)
-		p->state = Runnable;
+		ready(p);
 }
 
 int

@@ -1,44 +1,49 @@
 /*
  * Per-process profiling: profil(2), a histogram of the user pc in the
  * process's own array of 16-bit counters, and pcsample(2), a record of
- * raw user pcs.  The clock calls profclock on every tick that finds a
- * process running, in user mode or in the kernel on its behalf.
+ * raw user pcs.  The clock calls profclock (kern/fns.h, inline) on
+ * every tick that finds a profiled process running, in user mode or in
+ * the kernel on its behalf.
  *
  * The counters live in user memory, so every update first looks the
  * address up in the process's page tables (uaddr).  An address that is
  * not mapped writable turns that profiler off: the tick is dropped, the
- * process goes on, and the kernel never faults.
+ * process goes on, and the kernel never faults.  Each profiler keeps
+ * the page it found last (Upage), as ticks mostly land in the same
+ * one; whatever changes the process's mappings calls profforget.
  */
 #include "u.h"
 #include "mem.h"
 #include "dat.h"
 #include "fns.h"
 
-void
-profclock(Proc *p, uint pc)
+/*
+ * The tick's slow path: va's page is not the one c holds.  Look it up
+ * in the page tables, and keep it in c if it is user memory, writable.
+ */
+void*
+upagefind(pte_t *pd, Upage *c, uintptr va)
 {
-	Profil *pr = &p->prof;
-	Pcsample *ps = &p->pcs;
-	ushort *cnt;
-	uint *s;
-	uvlong i;
+	char *k;
 
-	if(pr->buf != 0 && pc >= pr->offset){
-		i = ((uvlong)(pc - pr->offset) * pr->scale) >> 17;
-		if(i < pr->size/2){
-			if((cnt = uaddr(p->pgdir, pr->buf + 2*i, 1)) == nil)
-				pr->buf = 0;
-			else if(*cnt != 0xFFFF)
-				(*cnt)++;
-		}
-	}
-	if(ps->buf != 0 && ps->n < ps->max){
-		if((s = uaddr(p->pgdir, ps->buf + 4*ps->n, 1)) == nil)
-			ps->buf = 0;
-		else
-			*s = pc;
-		ps->n += ps->buf != 0;
-	}
+	if((k = uaddr(pd, ROUNDDOWN(va, BY2PG), 1)) == nil)
+		return nil;
+	c->va = ROUNDDOWN(va, BY2PG);
+	c->k = k;
+	return k + (va & (BY2PG - 1));
+}
+
+/*
+ * p's mappings changed (pages unmapped, or a new address space): the
+ * pages the profilers found are no longer to be trusted.  Interrupts
+ * must be off from the change until this is done, or a tick could find
+ * a page in between that is then unmapped.
+ */
+void
+profforget(Proc *p)
+{
+	p->prof.pg.va = 0;
+	p->pcs.pg.va = 0;
 }
 
 /* profil(buf, bufsiz, offset, scale) */
@@ -47,6 +52,7 @@ sysprofil(uint *arg)
 {
 	uintptr buf = arg[0];
 	uint size = arg[1], scale = arg[3];
+	uvlong span;	/* the least pc - offset whose counter would be past the end */
 
 	if(scale > 0x10000)
 		return seterr(EINVAL, "scale over 0x10000");
@@ -58,10 +64,12 @@ sysprofil(uint *arg)
 		return seterr(EINVAL, "odd profil buffer");
 	if(uvalid(buf, size, 1) < 0)
 		return -1;
+	span = (((uvlong)size/2 << 17) + scale - 1) / scale;
 	up->prof.buf = 0;
 	up->prof.size = size;
 	up->prof.offset = arg[2];
 	up->prof.scale = scale;
+	up->prof.span = span > 0xFFFFFFFF ? 0xFFFFFFFF : span;
 	up->prof.buf = buf;
 	return 0;
 }

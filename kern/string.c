@@ -4,28 +4,72 @@
  */
 #include "lib.h"
 
+/*
+ * memset and memmove move a word per step of a string instruction (rep
+ * stosl, rep movsl) once the destination is word-aligned; the odd bytes
+ * at either end go one at a time (rep stosb, rep movsb).  The kernel's
+ * trap entry clears the direction flag, as the ABI wants, so a forward
+ * copy need not.
+ */
 void*
 memset(void *dst, int c, size_t n)
 {
-	unsigned char *d = dst;
+	unsigned int w = (unsigned char)c * 0x01010101U;
+	void *d = dst;
+	size_t k;
 
-	while(n-- > 0)
-		*d++ = c;
+	if(n >= 8){
+		k = -(size_t)d & 3;
+		n -= k;
+		asm volatile("rep stosb" : "+D"(d), "+c"(k) : "a"(w) : "memory");
+		k = n >> 2;
+		n &= 3;
+		asm volatile("rep stosl" : "+D"(d), "+c"(k) : "a"(w) : "memory");
+	}
+	asm volatile("rep stosb" : "+D"(d), "+c"(n) : "a"(w) : "memory");
 	return dst;
 }
 
+/*
+ * A destination above an overlapping source is copied backwards, with
+ * the direction flag set: from the last byte down, the first words
+ * ending at a word boundary of the destination.
+ */
 void*
 memmove(void *dst, const void *src, size_t n)
 {
-	unsigned char *d = dst;
-	const unsigned char *s = src;
+	void *d = dst;
+	const void *s = src;
+	size_t k;
 
-	if(d < s)
-		while(n-- > 0)
-			*d++ = *s++;
-	else
-		while(n-- > 0)
-			d[n] = s[n];
+	if((size_t)((char*)d - (char*)s) >= n){
+		if(n >= 8){
+			k = -(size_t)d & 3;
+			n -= k;
+			asm volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(k) : : "memory");
+			k = n >> 2;
+			n &= 3;
+			asm volatile("rep movsl" : "+D"(d), "+S"(s), "+c"(k) : : "memory");
+		}
+		asm volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+		return dst;
+	}
+	d = (char*)d + n - 1;
+	s = (const char*)s + n - 1;
+	asm volatile("std" ::: "cc");
+	if(n >= 8){
+		k = ((size_t)d + 1) & 3;
+		n -= k;
+		asm volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(k) : : "memory");
+		d = (char*)d - 3;
+		s = (const char*)s - 3;
+		k = n >> 2;
+		n &= 3;
+		asm volatile("rep movsl" : "+D"(d), "+S"(s), "+c"(k) : : "memory");
+		d = (char*)d + 3;
+		s = (const char*)s + 3;
+	}
+	asm volatile("rep movsb; cld" : "+D"(d), "+S"(s), "+c"(n) : : "memory", "cc");
 	return dst;
 }
 

@@ -39,28 +39,40 @@ sysgetpid(uint *arg)
 	return up->pid;
 }
 
+/* Unmap the current process's heap pages in [lo, hi). */
+static void
+unmapheap(uintptr lo, uintptr hi)
+{
+	int s = splhi();	/* see profforget */
+
+	unmapuser(up->pgdir, lo, hi);
+	profforget(up);
+	splx(s);
+	flushtlb();
+}
+
 /*
  * sbrk(n): move the end of the heap by n bytes, mapping or unmapping
- * whole pages, and return the old end.
+ * whole pages, and return the old end.  A request for more pages than
+ * are free fails at once, not after zeroing them all.
  */
 long
 syssbrk(uint *arg)
 {
 	int n = arg[0];
-	uintptr old = up->brk, new = old + n;
+	uintptr old = up->brk, new = old + n, top = ROUNDUP(old, BY2PG);
 
-	if(n > 0 && (new < old || new > USTACK - BY2PG))
+	if(n > 0 && (new < old || new > USTACK - BY2PG
+	|| (new > top && (new - top) / BY2PG > (uint)pagesfree())))
 		return seterr(ENOMEM, nil);
 	if(n < 0 && (new > old || new < up->hbase))
 		return seterr(EINVAL, "sbrk below the heap");
-	if(new > ROUNDUP(old, BY2PG) && mapuser(up->pgdir, ROUNDUP(old, BY2PG), new) < 0){
-		switchuvm(up);	/* forget the page tables mapuser gave back */
+	if(new > top && mapuser(up->pgdir, top, new) < 0){
+		unmapheap(top, new);
 		return seterr(ENOMEM, nil);
 	}
-	if(n < 0){
-		unmapuser(up->pgdir, ROUNDUP(new, BY2PG), ROUNDUP(old, BY2PG));
-		switchuvm(up);	/* reloading cr3 forgets the unmapped pages */
-	}
+	if(n < 0)
+		unmapheap(ROUNDUP(new, BY2PG), top);
 	up->brk = new;
 	return old;
 }

@@ -30,6 +30,7 @@ vec%1:
 
 extern trap
 alltraps:
+	cld			; the ABI's direction, whatever the trapped code had
 	push	ds
 	push	es
 	push	fs

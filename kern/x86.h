@@ -1,4 +1,7 @@
 /* The x86 instructions C cannot say, as inline functions. */
+#ifndef X86_H
+#define X86_H
+
 static inline uchar
 inb(ushort port)
 {
@@ -56,10 +59,35 @@ rcr2(void)
 	return v;
 }
 
+static inline uint
+rcr3(void)
+{
+	uint v;
+
+	asm volatile("movl %%cr3, %0" : "=r"(v));
+	return v;
+}
+
 static inline void
 lcr3(uint pa)
 {
 	asm volatile("movl %0, %%cr3" : : "r"(pa) : "memory");
+}
+
+/*
+ * Count one more, sticking at the largest value rather than wrapping:
+ * the carry out of the add is subtracted straight back.
+ */
+static inline void
+satinc(uint *c)
+{
+	asm("addl $1, %0; sbbl $0, %0" : "+m"(*c) : : "cc");
+}
+
+static inline void
+satinc16(ushort *c)
+{
+	asm("addw $1, %0; sbbw $0, %0" : "+m"(*c) : : "cc");
 }
 
 #define FL_IF	0x200	/* interrupts enabled */
@@ -115,3 +143,5 @@ fxrstor(FPsave *s)
 {
 	asm volatile("fxrstor %0" : : "m"(*s));
 }
+
+#endif

@@ -8,11 +8,17 @@
  *	bench [-p|-s] N		N rounds of a fixed loop; prints the
  *				instructions and clock ticks they took,
  *				with profil (-p) or pcsample (-s) on
+ *	bench -k N		the same for a loop of N rounds in the
+ *				kernel: "a N" written to /dev/spinctl
+ *				(bind -a '#S' /dev first)
+ *	bench mem		memset and memmove of a 4 KB page
+ *	bench kpdata		reading /dev/kpdata, per byte
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
 #include <pcsample.h>
 #include "clock.h"
 
@@ -40,8 +46,81 @@ work(long n)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: bench now | bench [-p|-s] rounds\n");
+	fprintf(stderr, "usage: bench now | bench mem | bench kpdata | bench [-p|-s|-k] rounds\n");
 	exit(1);
+}
+
+static char page[3*4096] __attribute__((aligned(4096)));
+
+/* Instructions of one call of f(d, s, n), less those of timing nothing. */
+static unsigned long long
+timemove(void *(*f)(void*, const void*, size_t), void *d, void *s)
+{
+	unsigned long long t0, t1, t2;
+
+	t0 = rdtsc();
+	t1 = rdtsc();
+	f(d, s, 4096);
+	t2 = rdtsc();
+	return (t2 - t1) - (t1 - t0);
+}
+
+static void*
+set(void *d, const void *s, size_t n)
+{
+	(void)s;
+	return memset(d, 0x5A, n);
+}
+
+static void
+printmove(char *what, unsigned long long n)
+{
+	printf("bench: %s of 4096 bytes: %llu instructions, %llu.%02llu bytes per instruction\n",
+		what, n, 4096/n, 4096*100/n%100);
+}
+
+/* memset and memmove of a page: aligned, misaligned, and overlapping both ways. */
+static void
+benchmem(void)
+{
+	timemove(memmove, page, page + 4096);	/* touch the pages first */
+	printmove("memset", timemove(set, page, NULL));
+	printmove("memmove", timemove(memmove, page, page + 4096));
+	printmove("memmove, source misaligned", timemove(memmove, page, page + 4097));
+	printmove("memmove, overlap, forward", timemove(memmove, page, page + 1000));
+	printmove("memmove, overlap, backward", timemove(memmove, page + 1000, page));
+}
+
+/* Reading all of /dev/kpdata less reading 4 bytes of it, per byte more. */
+static int
+benchkpdata(void)
+{
+	static char buf[256*1024];
+	unsigned long long t0, t1, t2, t3;
+	long n;
+	int fd;
+
+	if((fd = open("/dev/kpdata", O_RDONLY)) < 0){
+		perror("bench: /dev/kpdata");
+		return 1;
+	}
+	read(fd, buf, 4);
+	t0 = rdtsc();
+	read(fd, buf, 4);
+	t1 = rdtsc();
+	seek(fd, 0, 0);
+	t2 = rdtsc();
+	n = read(fd, buf, sizeof buf);
+	t3 = rdtsc();
+	close(fd);
+	if(n <= 4){
+		fprintf(stderr, "bench: /dev/kpdata: short read\n");
+		return 1;
+	}
+	n -= 4;
+	printf("bench: kpdata: %ld bytes more: %llu instructions more, %llu.%02llu instructions per byte\n",
+		n, (t3 - t2) - (t1 - t0), ((t3 - t2) - (t1 - t0))/n, ((t3 - t2) - (t1 - t0))*100/n%100);
+	return 0;
 }
 
 int
@@ -52,13 +131,21 @@ main(int argc, char *argv[])
 	unsigned short *counts = NULL;
 	uintptr_t *samples = NULL;
 	long rounds, r;
-	char *mode = "";
+	char *mode = "", msg[32];
+	int fd = -1;
 
 	if(argc == 2 && strcmp(argv[1], "now") == 0){
 		printf("bench: %llu instructions since power-on\n", rdtsc());
 		return 0;
 	}
-	if(argc == 3 && (strcmp(argv[1], "-p") == 0 || strcmp(argv[1], "-s") == 0)){
+	if(argc == 2 && strcmp(argv[1], "mem") == 0){
+		benchmem();
+		return 0;
+	}
+	if(argc == 2 && strcmp(argv[1], "kpdata") == 0)
+		return benchkpdata();
+	if(argc == 3 && (strcmp(argv[1], "-p") == 0 || strcmp(argv[1], "-s") == 0
+	|| strcmp(argv[1], "-k") == 0)){
 		mode = argv[1];
 		argc--;
 		argv++;
@@ -79,10 +166,20 @@ main(int argc, char *argv[])
 			return 1;
 		}
 	}
+	if(strcmp(mode, "-k") == 0){
+		if((fd = open("/dev/spinctl", O_WRONLY)) < 0){
+			perror("bench: /dev/spinctl");
+			return 1;
+		}
+		snprintf(msg, sizeof msg, "a %ld", rounds);
+	}
 	k0 = clockticks(&hz);
 	t0 = rdtsc();
-	for(r = 0; r < rounds; r++)
-		work(1000);
+	if(fd >= 0)
+		write(fd, msg, strlen(msg));
+	else
+		for(r = 0; r < rounds; r++)
+			work(1000);
 	t1 = rdtsc();
 	k1 = clockticks(&hz);
 	printf("bench%s: %ld rounds: %llu instructions, %u ticks at %u hz\n",

@@ -9,7 +9,8 @@
  * exit, fork and exec run in a child that exits at once; exec runs no
  * real program but `echo -n`; kill only kills a child of the worker's
  * own; the paths named are scratch files in /tmp or harmless ones;
- * bind mounts only on the scratch files; sleep is short; pipes are
+ * bind mounts only on the scratch files; sleep is short (at most a
+ * millisecond: a sleeping worker is time the test waits for); pipes are
  * closed at once (a worker reading its own empty pipe would block);
  * and sbrk is undone.
  *
@@ -239,7 +240,7 @@ fuzzcall(void)
 		a[1] = randpath(NSCRATCH);
 		break;
 	case SYS_sleep:
-		a[0] = rand() % 20 - 2;
+		a[0] = rand() % 4 - 2;
 		break;
 	}
 	r = hostilecall(num, a);

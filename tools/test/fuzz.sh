@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The system-call fuzzer (user/fuzz.c): a million random calls from four
+# processes, after which the kernel has not panicked, has every page it
+# had before, and its text is still what /kernel holds.
+cd "$(dirname "$0")/../.." || exit 1
+. tools/test/lib.bash
+
+# (profil.sh checks the same of profiltest.)
+guest -t 900 -c 'cat /dev/textsum; cat /dev/sysstat; fuzz 1000000; cat /dev/sysstat; cat /dev/textsum'
+has fuzz-ok 'fuzz: 1000000 calls, ok$'
+hasnt fuzz-no-panic 'panic'
+before=$(grep -E '^pages' <<<"$out" | head -1 | awk '{print $4}')
+after=$(grep -E '^pages' <<<"$out" | tail -1 | awk '{print $4}')
+check fuzz-no-page-leak [ -n "$before" -a "$before" = "$after" ]
+# Kernel text, hashed in the guest after all that, is still what /kernel holds.
+textintact kernel-text-intact
+
+summary fuzz
