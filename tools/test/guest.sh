@@ -117,7 +117,7 @@ check eia1-byte-exact cmp -s "$T/kernel" o/kernel
 size=$(stat -c %s o/bin/cat)
 guest -o "$T/eia1" -c 'echo extra >> /bin/cat; ls -l /bin/cat; /bin/cat /tmp/none; echo ran $?
 cat /kernel > /dev/eia1; rm /bin/cat; ls /bin/cat; echo removed $?'
-has boot-file-append "^- +$((size + 6)) /bin/cat\$"
+has boot-file-append "^-[-rwx]{9} +$((size + 6)) /bin/cat\$"
 has boot-file-runs '^ran 1$'
 has boot-file-remove '^removed 1$'
 hasnt boot-file-no-panic 'panic'
