@@ -85,24 +85,30 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 static long
 kprofwrite(Chan *c, void *buf, long n, uvlong off)
 {
+	char msg[16];
 	int s;
 
 	USED(off);
 	if(c->qid != Qctl)
 		return seterr(EACCES, "permission denied");
-	s = splhi();
-	if(iscmd(buf, n, "start"))
+	/*
+	 * Copied in and parsed with interrupts on: however many blanks
+	 * follow a message, the clock is never held off while they are read.
+	 */
+	if(n >= (long)sizeof msg)
+		return seterr(EINVAL, "bad control message");
+	memmove(msg, buf, n);
+	if(iscmd(msg, n, "start"))
 		kprofon = 1;
-	else if(iscmd(buf, n, "stop"))
+	else if(iscmd(msg, n, "stop"))
 		kprofon = 0;
-	else if(iscmd(buf, n, "startclr")){
+	else if(iscmd(msg, n, "startclr")){
+		s = splhi();	/* no tick between the clearing and the start */
 		memset(kprofcell, 0, ncell * sizeof(uint));
 		kprofon = 1;
-	}else{
 		splx(s);
+	}else
 		return seterr(EINVAL, "bad control message");
-	}
-	splx(s);
 	return n;
 }
 

@@ -1,10 +1,8 @@
 /*
  * atk_df [read|fork]: enter the kernel with the direction flag set.
- * The trap entry never clears it, and the compiler's string
- * instructions (movsb in memmove, rep movsl for a struct copy in
- * pfork) then run backwards: read copies kernel memory downwards
- * into user memory until it faults in the kernel; fork copies the
- * parent's kernel stack over the child's saved context.
+ * Trap entry must clear it: the kernel's string instructions (memmove,
+ * a struct copy in fork) would otherwise run backwards, copying kernel
+ * memory into user memory until the kernel faulted.
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,10 +1,9 @@
 /*
- * atk_kpctl: write "start" and 64 MB of blanks to /dev/kpctl.  The
- * message is valid (trailing blanks are allowed), and kprofwrite
- * checks it with interrupts off (splhi), so the clock is stopped for
- * the whole scan: ticks are lost for good, and with them the time of
- * day, sleepers' wake-ups and both profilers' counts.  The same scan
- * in user mode, for comparison, shows how many ticks it takes.
+ * atk_kpctl: write "start" and 64 MB of blanks to /dev/kpctl.  Trailing
+ * blanks are allowed in a message, but a message this long must be
+ * refused at once: kpctl parsed it with interrupts off, and the clock
+ * stopped for the whole scan.  The same scan in user mode, for
+ * comparison, shows how many ticks it takes.
  */
 #include <stdio.h>
 #include <string.h>
