@@ -137,7 +137,7 @@ o/kprof.iso: o/kernel o/root.tar boot/grub.cfg
 # undefined-behaviour sanitizers.
 # The unit tests' builds are made here too, once, so that the tests,
 # which may run side by side, find them made.
-HOSTTESTS=kprof prof tartest fmttest stringtest
+HOSTTESTS=kprof prof tartest fmttest stringtest regexptest
 tools:V: o/host/kprof o/host/prof ${HOSTTESTS:%=o/host/%} ${HOSTTESTS:%=o/host/%-san} o/host/stringtest32
 
 KPROFSRC=user/kprof.c user/lib/elfsym.c
@@ -145,6 +145,7 @@ PROFSRC=user/prof.c user/lib/elfsym.c
 TARTESTSRC=tools/test/tartest.c kern/tar.c
 FMTTESTSRC=tools/test/fmttest.c kern/fmt.c
 STRINGTESTSRC=tools/test/stringtest.c kern/string.c
+REGEXPTESTSRC=tools/test/regexptest.c user/lib/regexp.c
 
 o/host/kprof: $KPROFSRC user/include/elfsym.h
 	mkdir -p o/host
@@ -192,6 +193,14 @@ o/host/stringtest-san: $STRINGTESTSRC kern/lib.h
 o/host/stringtest32: $STRINGTESTSRC kern/lib.h
 	mkdir -p o/host
 	gcc -m32 $HOSTCFLAGS -o $target tools/test/stringtest.c
+
+o/host/regexptest: $REGEXPTESTSRC user/include/regexp.h
+	mkdir -p o/host
+	gcc $HOSTCFLAGS -o $target $REGEXPTESTSRC
+
+o/host/regexptest-san: $REGEXPTESTSRC user/include/regexp.h
+	mkdir -p o/host
+	gcc $SANCFLAGS -o $target $REGEXPTESTSRC
 
 test:V: all
 	tools/runtests
