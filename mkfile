@@ -112,11 +112,16 @@ o/bin/%.prof: o/u/%.o o/lib/gcrt0.o o/lib/libc.a user/user.ld
 	mkdir -p o/bin
 	ld $LDFLAGS -T user/user.ld -o $target o/lib/gcrt0.o o/u/$stem.o o/lib/libc.a $LIBGCC
 
-# The boot archive: /bin, /kernel (the booted ELF, symbols and all), /tmp.
-o/root.tar: o/kernel $PROGS $TESTS $PROFPROGS
+# The man pages, doc/man/NAME.SECTION, go in /man for man(1).
+MANPAGES=`ls doc/man/*.[1-9]`
+
+# The boot archive: /bin, /kernel (the booted ELF, symbols and all),
+# /man, /tmp.
+o/root.tar: o/kernel $PROGS $TESTS $PROFPROGS $MANPAGES
 	rm -rf o/root
-	mkdir -p o/root/bin o/root/tmp o/root/dev o/root/boot
+	mkdir -p o/root/bin o/root/tmp o/root/dev o/root/boot o/root/man
 	cp $PROGS $TESTS $PROFPROGS o/root/bin/
+	cp $MANPAGES o/root/man/
 	cp o/kernel o/root/kernel
 	tar --format=ustar --owner=0 --group=0 --numeric-owner -cf $target -C o/root .
 
@@ -132,7 +137,7 @@ o/kprof.iso: o/kernel o/root.tar boot/grub.cfg
 # undefined-behaviour sanitizers.
 # The unit tests' builds are made here too, once, so that the tests,
 # which may run side by side, find them made.
-HOSTTESTS=kprof prof tartest fmttest stringtest
+HOSTTESTS=kprof prof tartest fmttest stringtest regexptest
 tools:V: o/host/kprof o/host/prof ${HOSTTESTS:%=o/host/%} ${HOSTTESTS:%=o/host/%-san} o/host/stringtest32
 
 KPROFSRC=user/kprof.c user/lib/elfsym.c
@@ -140,6 +145,7 @@ PROFSRC=user/prof.c user/lib/elfsym.c
 TARTESTSRC=tools/test/tartest.c kern/tar.c
 FMTTESTSRC=tools/test/fmttest.c kern/fmt.c
 STRINGTESTSRC=tools/test/stringtest.c kern/string.c
+REGEXPTESTSRC=tools/test/regexptest.c user/lib/regexp.c
 
 o/host/kprof: $KPROFSRC user/include/elfsym.h
 	mkdir -p o/host
@@ -187,6 +193,14 @@ o/host/stringtest-san: $STRINGTESTSRC kern/lib.h
 o/host/stringtest32: $STRINGTESTSRC kern/lib.h
 	mkdir -p o/host
 	gcc -m32 $HOSTCFLAGS -o $target tools/test/stringtest.c
+
+o/host/regexptest: $REGEXPTESTSRC user/include/regexp.h
+	mkdir -p o/host
+	gcc $HOSTCFLAGS -o $target $REGEXPTESTSRC
+
+o/host/regexptest-san: $REGEXPTESTSRC user/include/regexp.h
+	mkdir -p o/host
+	gcc $SANCFLAGS -o $target $REGEXPTESTSRC
 
 test:V: all
 	tools/runtests

@@ -12,7 +12,7 @@ usage: ./run-qemu.sh [-k] [-d] [-g] [-c 'COMMANDS'] [-o FILE] [-a 'ARGS'] [-t SE
   -o FILE      connect the second serial port (/dev/eia1) to FILE on the host
   -d           deterministic run: -icount shift=0,sleep=off -rtc clock=vm
   -g           wait for gdb on localhost:1234 (or port $GDBPORT)
-  -a ARGS      kernel command line, e.g. 'hz=1000'
+  -a ARGS      kernel command line: hz=N, the clock rate, 50 to 10000 (default 100)
   -t SECONDS   kill a guest still running after SECONDS (with -c, default 120)
 Exit status with -c: the commands' status (126 for any over 126); 124 if the
 guest hung and was killed; 1 also if QEMU itself failed.
@@ -34,6 +34,23 @@ while getopts "kc:o:dga:t:h" opt; do
 	esac
 done
 
+# Refuse a bad clock rate here, before a boot that would only warn.
+read -ra words <<<"$args"
+for w in "${words[@]}"; do
+	case $w in
+	hz=*)
+		n=${w#hz=}
+		if ! [[ $n =~ ^[0-9]{1,5}$ ]] || [ $((10#$n)) -lt 50 ] || [ $((10#$n)) -gt 10000 ]; then
+			echo "run-qemu.sh: -a $w: hz must be a number from 50 to 10000" >&2
+			exit 2
+		fi ;;
+	esac
+done
+if [ -n "$timeout" ] && ! [[ $timeout =~ ^[1-9][0-9]{0,5}$ ]]; then
+	echo "run-qemu.sh: -t $timeout: want a whole number of seconds, 1 or more" >&2
+	exit 2
+fi
+
 tools/install-deps
 
 if ! log=$(tools/build 2>&1); then
@@ -45,7 +62,17 @@ fi
 qemu=(qemu-system-i386 -m 128 -display none -no-reboot
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
 [ $det = 1 ] && qemu+=(-icount shift=0,sleep=off -rtc clock=vm)
-[ $gdb = 1 ] && qemu+=(-gdb "tcp:localhost:${GDBPORT:-1234}" -S)
+if [ $gdb = 1 ]; then
+	port=${GDBPORT:-1234}
+	qemu+=(-gdb "tcp:localhost:$port" -S)
+	attach="gdb -x tools/gdbinit"
+	[ "$port" = 1234 ] || attach="gdb -ex 'set \$gdbport = $port' -x tools/gdbinit"
+	cat >&2 <<EOT
+run-qemu.sh: the guest is stopped, waiting for gdb on localhost:$port.
+  In another terminal, in this directory:  $attach
+  (it attaches and loads o/kernel's symbols; see README.md, Debugging)
+EOT
+fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -62,10 +89,10 @@ else
 	# The ISO's GRUB menu gets the command line and the extra module.
 	mkdir -p "$tmp/iso/boot/grub"
 	cp o/kernel o/root.tar "$tmp/iso/boot/"
-	sed "s|^\tmultiboot /boot/kernel.*|\tmultiboot /boot/kernel $args|" boot/grub.cfg > "$tmp/iso/boot/grub/grub.cfg"
+	sed "s|^multiboot /boot/kernel.*|multiboot /boot/kernel $args|" boot/grub.cfg > "$tmp/iso/boot/grub/grub.cfg"
 	if [ $havecmds = 1 ]; then
 		cp "$tmp/rc" "$tmp/iso/boot/rc"
-		sed -i 's|^\tboot$|\tmodule /boot/rc rc\n\tboot|' "$tmp/iso/boot/grub/grub.cfg"
+		sed -i 's|^boot$|module /boot/rc rc\nboot|' "$tmp/iso/boot/grub/grub.cfg"
 	fi
 	grub-mkrescue -o "$tmp/boot.iso" "$tmp/iso" >/dev/null 2>&1
 	qemu+=(-cdrom "$tmp/boot.iso" -boot d)

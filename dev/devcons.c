@@ -1,6 +1,7 @@
 /*
  * The console device, #c: cons (the serial console, with a line
- * editor), null, time, ps, sysstat, textsum, and power.  Its consputs
+ * discipline), consctl (raw mode, the foreground note group), null,
+ * time, ps, sysstat, textsum, and power (see cons(3)).  Its consputs
  * is also where the kernel's print (kern/print.c) sends its text.
  */
 #include "u.h"
@@ -8,10 +9,11 @@
 #include "dat.h"
 #include "fns.h"
 
-enum { Qcons = 1, Qnull, Qtime, Qps, Qsysstat, Qtextsum, Qpower };
+enum { Qcons = 1, Qconsctl, Qnull, Qtime, Qps, Qsysstat, Qtextsum, Qpower };
 
 static Dirtab consdir[] = {
 	{ "cons",	Qcons,		0,	0666 },
+	{ "consctl",	Qconsctl,	0,	0222 },
 	{ "null",	Qnull,		0,	0666 },
 	{ "time",	Qtime,		0,	0444 },
 	{ "ps",		Qps,		0,	0444 },
@@ -20,15 +22,27 @@ static Dirtab consdir[] = {
 	{ "power",	Qpower,		0,	0222 },
 };
 
-enum { Ibuf = 512, CtlD = 4 };
+enum { Ibuf = 512 };
 
-/* Typed input: [r, w) is ready to read, [w, e) is the line being edited. */
+#define CTRL(c)	((c) & 0x1F)
+
+/*
+ * Typed input: [r, w) is ready to read, [w, e) is the line being
+ * edited.  In raw mode every byte is ready at once, unedited and not
+ * echoed.  Interrupt handlers (consinput) change it: splhi around any
+ * use from a process.
+ */
 static struct {
 	char	buf[Ibuf];
 	uint	r;
 	uint	w;
 	uint	e;
+	int	raw;		/* consctl rawon: no line editing, no echo */
+	int	esc;		/* 1 after ESC, 2 inside ESC [ ...: dropped */
+	int	fg;		/* note group ^C kills; 0 for none */
 } in;
+
+static char psbuf[NPROC*64];	/* ^P's process list: too big for an interrupt's stack */
 
 static void
 putc1(int c)
@@ -49,28 +63,98 @@ consputs(char *s, int n)
 		putc1(s[i]);
 }
 
-/* A character typed at the console (called at interrupt time). */
+static int
+isspace1(int c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Erase the last character of the line being edited, on the screen too. */
+static void
+erase1(void)
+{
+	in.e--;
+	consputs("\b \b", 3);
+}
+
+/*
+ * A character typed at the console, called at interrupt time: the
+ * line discipline.  ^P (the clock and the process list) works in both modes; in
+ * cooked mode ^H and DEL erase a character, ^U the line, ^W a word,
+ * ^C kills the foreground note group and discards the input, ^D ends
+ * a line without a newline (so at its start, it reads as end of file), and
+ * any other control character or escape sequence (an arrow key) is
+ * dropped: none reaches a reader.
+ */
 void
 consinput(int c)
 {
+	int n;
+
+	if(c == CTRL('P')){
+		n = snprintf(psbuf, sizeof psbuf, "^P at tick %d\n", ticks);
+		consputs(psbuf, n);
+		n = procdump(psbuf, sizeof psbuf);
+		consputs(psbuf, n);
+		return;
+	}
+	if(in.raw){
+		if(in.e - in.r < Ibuf){
+			in.buf[in.e++ % Ibuf] = c;
+			in.w = in.e;
+			wakeup(&in);
+		}
+		return;
+	}
+	if(in.esc == 1){	/* ESC [ or ESC O starts a sequence; a lone ESC is dropped */
+		in.esc = 0;
+		if(c == '[' || c == 'O'){
+			in.esc = 2;
+			return;
+		}
+	}
+	if(in.esc == 2){
+		if(c >= 0x40 && c <= 0x7E)
+			in.esc = 0;
+		return;
+	}
 	switch(c){
+	case 0x1B:
+		in.esc = 1;
+		return;
 	case '\b':
 	case 0x7F:
-		if(in.e != in.w){
-			in.e--;
-			consputs("\b \b", 3);
-		}
+		if(in.e != in.w)
+			erase1();
+		return;
+	case CTRL('U'):
+		while(in.e != in.w)
+			erase1();
+		return;
+	case CTRL('W'):
+		while(in.e != in.w && isspace1(in.buf[(in.e-1) % Ibuf]))
+			erase1();
+		while(in.e != in.w && !isspace1(in.buf[(in.e-1) % Ibuf]))
+			erase1();
+		return;
+	case CTRL('C'):	/* and what was typed ahead goes too, as in Unix */
+		in.r = in.w = in.e;
+		consputs("^C\n", 3);
+		if(in.fg != 0)
+			pkillgrp(in.fg);
 		return;
 	case '\r':
 		c = '\n';
 		break;
 	}
+	if(c < ' ' && c != '\n' && c != '\t' && c != CTRL('D'))
+		return;
 	if(in.e - in.r >= Ibuf)
 		return;
 	in.buf[in.e++ % Ibuf] = c;
-	if(c != CtlD)
+	if(c != CTRL('D'))
 		putc1(c);
-	if(c == '\n' || c == CtlD || in.e - in.r == Ibuf){
+	if(c == '\n' || c == CTRL('D') || in.e - in.r == Ibuf){
 		in.w = in.e;
 		wakeup(&in);
 	}
@@ -109,7 +193,7 @@ consreadline(char *buf, long n)
 	}
 	while(m < n && in.r != in.w){
 		c = in.buf[in.r++ % Ibuf];
-		if(c == CtlD){
+		if(c == CTRL('D') && !in.raw){
 			if(m > 0)
 				in.r--;
 			break;
@@ -154,6 +238,57 @@ consread(Chan *c, void *buf, long n, uvlong off)
 	return seterr(EACCES, "permission denied");
 }
 
+/*
+ * consctl: rawon and rawoff, as Plan 9's; closing the channel that
+ * turned raw mode on turns it off, so a program that dies in raw mode
+ * leaves the console cooked.  fg N makes note group N the one ^C
+ * kills (0: none); the shell names each foreground command's group.
+ */
+static long
+consctlwrite(Chan *c, char *msg, long n)
+{
+	long g;
+	char *p;
+	int s;
+
+	s = splhi();
+	if(iscmd(msg, n, "rawon")){
+		in.raw = 1;
+		in.esc = 0;
+		in.w = in.e;	/* a half-typed line is ready as it is */
+		c->aux = &in;
+	}else if(iscmd(msg, n, "rawoff")){
+		in.raw = 0;
+		c->aux = nil;
+	}else if(strncmp(msg, "fg ", 3) == 0){
+		g = 0;
+		for(p = msg + 3; *p >= '0' && *p <= '9' && g <= 1000000000; p++)
+			g = g*10 + *p - '0';
+		if(p == msg + 3 || g > 1000000000 || !iscmd(p, n - (p - msg), "")){
+			splx(s);
+			return seterr(EINVAL, "bad control message");
+		}
+		in.fg = g;
+	}else{
+		splx(s);
+		return seterr(EINVAL, "bad control message");
+	}
+	splx(s);
+	return n;
+}
+
+static void
+consclose(Chan *c)
+{
+	int s;
+
+	if(c->qid == Qconsctl && c->aux != nil){
+		s = splhi();
+		in.raw = 0;
+		splx(s);
+	}
+}
+
 static long
 conswrite(Chan *c, void *buf, long n, uvlong off)
 {
@@ -170,6 +305,12 @@ conswrite(Chan *c, void *buf, long n, uvlong off)
 			consputs((char*)buf + i, n - i < 64 ? n - i : 64);
 		}
 		return n;
+	case Qconsctl:
+		if(n >= (long)sizeof msg)
+			return seterr(EINVAL, "bad control message");
+		memmove(msg, buf, n);
+		msg[n] = '\0';
+		return consctlwrite(c, msg, n);
 	case Qnull:
 		return n;
 	case Qpower:
@@ -197,4 +338,5 @@ Dev consdevtab = {
 	.ntab = nelem(consdir),
 	.read = consread,
 	.write = conswrite,
+	.close = consclose,
 };

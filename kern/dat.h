@@ -180,6 +180,7 @@ struct Proc {
 	int	status;		/* exit status, for wait */
 	int	killed;		/* die on the way back to user mode */
 	uint	turn;		/* ticks when the scheduler last ran it */
+	int	noteid;		/* note group, for ^C: inherited on fork */
 	void	*wchan;		/* what it sleeps on */
 	Proc	*rnext;		/* next on the run queue, if Runnable */
 	Chan	*fd[NFD];

@@ -106,6 +106,7 @@ int	pfork(void);
 void	pexit(int) __attribute__((noreturn));
 int	pwait(int*);
 int	pkill(int);
+void	pkillgrp(int);
 int	procdump(char*, int);
 
 /*
@@ -179,6 +180,7 @@ long	sysremove(uint*);
 long	syschdir(uint*);
 long	sysbind(uint*);
 long	sysunmount(uint*);
+long	sysgetwd(uint*);
 
 /* sysproc.c */
 long	sysexit(uint*);
@@ -189,6 +191,7 @@ long	syssbrk(uint*);
 long	syssleep(uint*);
 long	syskill(uint*);
 long	syserrstr(uint*);
+long	syssetnoteid(uint*);
 
 /* trap.c */
 void	trapinit(void);

@@ -31,22 +31,44 @@ struct Mbmod {
 	uint	pad;
 };
 
-/* hz=N from the kernel command line, if it is there and sensible. */
+/*
+ * The kernel command line: words separated by spaces, after the
+ * kernel's file name if the boot loader put it first (QEMU's -kernel
+ * does, GRUB does not).  hz=N (50 to 10000) sets the clock rate; any
+ * other word gets a warning.
+ */
 static void
 parsecmdline(char *s)
 {
-	char *p;
-	int n = 0;
+	char *p, *w;
+	int n;
 
-	if((p = strstr(s, "hz=")) == nil || (p != s && p[-1] != ' '))
-		return;
-	for(p += 3; *p >= '0' && *p <= '9' && n <= 10000; p++)
-		n = n*10 + *p - '0';
-	if(n < 50 || n > 10000 || (*p != '\0' && *p != ' ')){
-		print("hz must be 50 to 10000: using %d\n", hz);
-		return;
+	for(p = s; *p != '\0' && *p != ' ' && *p != '/'; p++)
+		;
+	if(*p == '/')
+		while(*p != '\0' && *p != ' ')
+			p++;
+	else
+		p = s;
+	for(w = p; *w != '\0'; w = p){
+		while(*w == ' ')
+			w++;
+		for(p = w; *p != '\0' && *p != ' '; p++)
+			;
+		if(p == w)
+			break;
+		if(strncmp(w, "hz=", 3) != 0){
+			print("warning: unknown kernel command-line word %.*s\n", (int)(p - w), w);
+			continue;
+		}
+		n = 0;
+		for(w += 3; *w >= '0' && *w <= '9' && n <= 10000; w++)
+			n = n*10 + *w - '0';
+		if(w == p && n >= 50 && n <= 10000)
+			hz = n;
+		else
+			print("hz must be 50 to 10000: using %d\n", hz);
 	}
-	hz = n;
 }
 
 /* Put the boot modules in the root file system. */

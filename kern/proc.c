@@ -1,12 +1,12 @@
 /*
  * Processes: creation, the scheduler, sleep and wakeup, fork, exit,
- * wait and kill.  There is one processor, and a process in the kernel
- * is never preempted, only interrupted; so interrupts need be off
- * (splhi ... splx) only around what interrupt handlers touch too: the
- * processes' states and the run queue (wakeup), console and serial
- * input, the profilers.  A process in the kernel gives the processor up
- * only where it sleeps, and at the scheduling points of long system
- * calls (schedpoint).
+ * wait and kill, and note groups.  There is one processor, and a
+ * process in the kernel is never preempted, only interrupted; so
+ * interrupts need be off (splhi ... splx) only around what interrupt
+ * handlers touch too: the processes' states and the run queue
+ * (wakeup), console and serial input, the profilers.  A process in the
+ * kernel gives the processor up only where it sleeps, and at the
+ * scheduling points of long system calls (schedpoint).
  */
 #include "u.h"
 #include "mem.h"
@@ -84,6 +84,7 @@ newproc(void)
 	p->killed = 0;
 	p->status = 0;
 	p->parent = nil;
+	p->noteid = p->pid;
 	memset(&p->prof, 0, sizeof p->prof);
 	memset(&p->pcs, 0, sizeof p->pcs);
 	memset(p->fd, 0, sizeof p->fd);
@@ -290,6 +291,7 @@ pfork(void)
 	np->hbase = up->hbase;
 	np->brk = up->brk;
 	np->parent = up;
+	np->noteid = up->noteid;
 	strcpy(np->name, up->name);
 	strcpy(np->dot, up->dot);
 	strcpy(np->errstr, up->errstr);
@@ -377,6 +379,15 @@ pwait(int *status)
 	}
 }
 
+/* Mark p to die on its way back to user mode.  Interrupts are off. */
+static void
+killp(Proc *p)
+{
+	p->killed = 1;
+	if(p->state == Sleeping)
+		ready(p);
+}
+
 int
 pkill(int pid)
 {
@@ -389,14 +400,30 @@ pkill(int pid)
 				splx(s);
 				return seterr(EPERM, "cannot kill init");
 			}
-			p->killed = 1;
-			if(p->state == Sleeping)
-				ready(p);
+			killp(p);
 			splx(s);
 			return 0;
 		}
 	splx(s);
 	return seterr(ESRCH, nil);
+}
+
+/*
+ * Kill every process of note group id but init: the console's ^C.
+ * A process starts in its parent's group; setnoteid moves it.  The
+ * shell puts each command it runs in a group of its own, and tells
+ * the console (consctl fg) which one is in the foreground.
+ */
+void
+pkillgrp(int id)
+{
+	Proc *p;
+	int s = splhi();
+
+	for(p = proc; p < proc + NPROC; p++)
+		if(p->noteid == id && p != initproc && p->state != Unused && p->state != Zombie)
+			killp(p);
+	splx(s);
 }
 
 /* The text of /dev/ps: a line per process. */

@@ -40,7 +40,9 @@
 #define SYS_profil	25
 #define SYS_pcsample	26
 #define SYS_unmount	27
-#define NSYSCALL	28
+#define SYS_setnoteid	28
+#define SYS_getwd	29
+#define NSYSCALL	30
 
 /* Error numbers, with Linux's values. */
 #define EPERM		1

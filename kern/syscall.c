@@ -42,6 +42,8 @@ static struct {
 	[SYS_profil]	{ sysprofil,	4 },
 	[SYS_pcsample]	{ syspcsample,	2 },
 	[SYS_unmount]	{ sysunmount,	2 },
+	[SYS_setnoteid]	{ syssetnoteid,	1 },
+	[SYS_getwd]	{ sysgetwd,	2 },
 };
 
 enum { NARG = 4 };	/* the most any call takes */

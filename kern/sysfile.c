@@ -414,6 +414,22 @@ syschdir(uint *arg)
 	return 0;
 }
 
+/* getwd(buf, n): the current directory, if it fits in n bytes with its NUL. */
+long
+sysgetwd(uint *arg)
+{
+	uint n = arg[1];
+
+	if((int)n <= 0)
+		return seterr(EINVAL, "bad length");
+	if(strlen(up->dot) >= n)
+		return seterr(ERANGE, "buffer too small");
+	if(uvalid(arg[0], n, 1) < 0)
+		return -1;
+	strcpy((char*)arg[0], up->dot);
+	return 0;
+}
+
 long
 sysbind(uint *arg)
 {

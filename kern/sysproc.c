@@ -110,3 +110,19 @@ syserrstr(uint *arg)
 	strlcpy((char*)arg[0], up->errstr, n);
 	return 0;
 }
+
+/*
+ * setnoteid(id): join note group id, or with 0 start a group named by
+ * the caller's pid; returns the group.  Any group may be joined: as
+ * with kill, there are no users here to keep apart.
+ */
+long
+syssetnoteid(uint *arg)
+{
+	int id = arg[0];
+
+	if(id < 0)
+		return seterr(EINVAL, "bad note group");
+	up->noteid = id == 0 ? up->pid : id;
+	return up->noteid;
+}

@@ -17,7 +17,7 @@ main(int argc, char *argv[])
 		return 1;
 	}
 	if(bind(argv[argc-2], argv[argc-1], flag) < 0){
-		perror("bind");
+		warn(argv[argc-1]);
 		return 1;
 	}
 	return 0;

@@ -10,7 +10,7 @@ main(int argc, char *argv[])
 
 	if(argc < 2){
 		if(copyfd(0, 1) < 0){
-			perror("cat");
+			warn("standard input");
 			return 1;
 		}
 		return 0;
@@ -18,7 +18,7 @@ main(int argc, char *argv[])
 	for(i = 1; i < argc; i++){
 		fd = open(argv[i], O_RDONLY);
 		if(fd < 0 || copyfd(fd, 1) < 0){
-			perror(argv[i]);
+			warn(argv[i]);
 			status = 1;
 		}
 		if(fd >= 0)

@@ -15,7 +15,7 @@ main(int argc, char *argv[])
 	}
 	in = open(argv[1], O_RDONLY);
 	if(in < 0){
-		perror(argv[1]);
+		warn(argv[1]);
 		return 1;
 	}
 	/* Opening dst would truncate it, and so src, were they one file. */
@@ -26,11 +26,11 @@ main(int argc, char *argv[])
 	}
 	out = open(argv[2], O_WRONLY|O_CREAT|O_TRUNC);
 	if(out < 0){
-		perror(argv[2]);
+		warn(argv[2]);
 		return 1;
 	}
 	if(copyfd(in, out) < 0){
-		perror("cp");
+		warn(argv[2]);
 		return 1;
 	}
 	return 0;

@@ -18,7 +18,7 @@ main(int argc, char *argv[])
 			fprintf(stderr, "kill: %s: not a pid\n", argv[i]);
 			status = 1;
 		}else if(kill(pid) < 0){
-			perror(argv[i]);
+			warn(argv[i]);
 			status = 1;
 		}
 	}

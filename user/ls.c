@@ -1,6 +1,7 @@
 /*
  * ls [-l] [name ...]: list files; a directory lists its entries.
- * -l adds the mode (d for a directory, - for a file) and the length.
+ * -l adds the mode (d for a directory, - for a file, then the read,
+ * write and execute bits of owner, group and others) and the length.
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,9 +13,16 @@ static int lflag;	/* long listing */
 static void
 pr(const char *name, struct Dir *d)
 {
-	if(lflag)
-		printf("%c %8u %s\n", (d->mode & DMDIR) ? 'd' : '-', d->length, name);
-	else
+	char mode[11];
+	int i;
+
+	if(lflag){
+		mode[0] = (d->mode & DMDIR) ? 'd' : '-';
+		for(i = 0; i < 9; i++)
+			mode[1+i] = (d->mode & (0400 >> i)) ? "rwx"[i % 3] : '-';
+		mode[10] = '\0';
+		printf("%s %8u %s\n", mode, d->length, name);
+	}else
 		printf("%s\n", name);
 }
 
@@ -27,7 +35,7 @@ ls(const char *name)
 	int fd;
 
 	if(stat(name, &d) < 0){
-		perror(name);
+		warn(name);
 		return -1;
 	}
 	if(!(d.mode & DMDIR)){
@@ -36,7 +44,7 @@ ls(const char *name)
 	}
 	fd = open(name, O_RDONLY);
 	if(fd < 0){
-		perror(name);
+		warn(name);
 		return -1;
 	}
 	while((n = read(fd, dirs, sizeof dirs)) > 0)
@@ -44,7 +52,7 @@ ls(const char *name)
 			pr(dirs[i].name, &dirs[i]);
 	close(fd);
 	if(n < 0){
-		perror(name);
+		warn(name);
 		return -1;
 	}
 	return 0;

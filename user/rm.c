@@ -13,7 +13,7 @@ main(int argc, char *argv[])
 	}
 	for(i = 1; i < argc; i++)
 		if(remove(argv[i]) < 0){
-			perror(argv[i]);
+			warn(argv[i]);
 			status = 1;
 		}
 	return status;

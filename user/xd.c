@@ -46,13 +46,13 @@ main(int argc, char *argv[])
 	int i, fd, status = 0;
 
 	if(argc < 2 && dump(0) < 0){
-		perror("xd");
+		warn("standard input");
 		status = 1;
 	}
 	for(i = 1; i < argc; i++){
 		fd = open(argv[i], O_RDONLY);
 		if(fd < 0 || dump(fd) < 0){
-			perror(argv[i]);
+			warn(argv[i]);
 			status = 1;
 		}
 		if(fd >= 0)

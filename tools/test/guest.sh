@@ -10,6 +10,10 @@ cd "$(dirname "$0")/../.." || exit 1
 guest -iso -c 'echo booted through grub'
 has boot-iso '^booted through grub$'
 check boot-iso-status [ "$st" = 0 ]
+hasnt boot-iso-no-screen-codes $'\e'
+check boot-iso-kernel-first [ "$(grep -v '^$' <<<"$out" | head -1)" = 'kprof kernel: booting' ]
+hasnt boot-iso-no-grub-menu 'Booting'
+
 
 # Boot with -kernel, to an interactive shell prompt; type at it once it is there.
 mkfifo "$T/keys"
@@ -113,7 +117,7 @@ check eia1-byte-exact cmp -s "$T/kernel" o/kernel
 size=$(stat -c %s o/bin/cat)
 guest -o "$T/eia1" -c 'echo extra >> /bin/cat; ls -l /bin/cat; /bin/cat /tmp/none; echo ran $?
 cat /kernel > /dev/eia1; rm /bin/cat; ls /bin/cat; echo removed $?'
-has boot-file-append "^- +$((size + 6)) /bin/cat\$"
+has boot-file-append "^-[-rwx]{9} +$((size + 6)) /bin/cat\$"
 has boot-file-runs '^ran 1$'
 has boot-file-remove '^removed 1$'
 hasnt boot-file-no-panic 'panic'
@@ -128,8 +132,24 @@ check no-heap-leak [ "$(grep -E '^pages' <<<"$out" | awk '{print $6}' | sort -u 
 
 guest -a 'hz=1000' -c 'cat /dev/time'
 has hz-option '^[0-9]+ 1000$'
-guest -a 'hz=5' -c 'cat /dev/time'
+# run-qemu.sh refuses a bad rate before booting; the kernel, booted
+# by hand with one, and with a word it does not know, says so.
+for a in hz=5 hz=20000 hz=abc hz= hz=100x; do
+	./run-qemu.sh -k -a "$a" -c 'echo booted' >"$T/a" 2>&1
+	st=$?
+	out=$(cat "$T/a")
+	check "hz-refused-$a" [ "$st" = 2 ]
+	has "hz-refused-says-$a" "^run-qemu.sh: -a $a: hz must be a number from 50 to 10000$"
+	hasnt "hz-refused-no-boot-$a" '^booted$'
+done
+printf 'cat /dev/time\n' >"$T/rc"
+timeout 60 qemu-system-i386 -m 128 -display none -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+	-kernel o/kernel -initrd "o/root.tar,$T/rc" -append 'hz=5 bogus' -serial stdio </dev/null >"$T/k" 2>&1
+out=$(tr -d '\r' <"$T/k")
 has hz-bad '^hz must be 50 to 10000: using 100$'
 has hz-bad-default '^[0-9]+ 100$'
+has cmdline-unknown-word '^warning: unknown kernel command-line word bogus$'
+guest -a 'hz=200' -c 'cat /dev/time'
+hasnt cmdline-known-quiet 'warning'
 
 summary guest

@@ -34,6 +34,8 @@ int	mkdir(const char *path);
 int	bind(const char *new, const char *old, int flag);
 int	unmount(const char *new, const char *old);	/* new NULL: every bind onto old */
 int	errstr(char *buf, int n);
+int	setnoteid(int id);		/* join note group id; 0: a new one */
+int	getwd(char *buf, int n);	/* the current directory */
 int	profil(unsigned short *buf, size_t bufsiz, size_t offset, unsigned int scale);
 long	syscall(int num, ...);		/* any call by number, up to 4 arguments */
 

@@ -5,11 +5,15 @@
 
 extern main
 extern exit
+extern argv0
 
 section .text
 global _start
 _start:
 	xor ebp, ebp		; the end of the frame-pointer chain
+	mov eax, [esp+4]	; argv
+	mov eax, [eax]
+	mov [argv0], eax	; the program's name, for messages
 	push dword [esp+4]	; argv
 	push dword [esp+4]	; argc (esp moved by the push)
 	call main

@@ -160,7 +160,9 @@ readfile(const char *path, size_t hint, size_t *lenp)
 }
 
 /* The program's name, for fatal's messages. */
+#if __STDC_HOSTED__	/* on the host; the guest's C library has one */
 const char *argv0 = "elfsym";
+#endif
 
 /* Say what is wrong, on one line, and exit with status 1. */
 void

@@ -1,6 +1,7 @@
 /*
  * exit: call the functions registered with atexit, last registered
- * first, flush the standard streams, then end the process.
+ * first, flush the standard streams, then end the process.  If
+ * writing the standard output failed, say so, and fail.
  */
 #include "stdio.h"
 #include "stdlib.h"
@@ -26,7 +27,11 @@ exit(int status)
 {
 	while(natexit > 0)
 		atfn[--natexit]();
-	fflush(stdout);
+	if(fflush(stdout) == EOF || stdout->err){
+		warn("write error");
+		if(status == 0)
+			status = 1;
+	}
 	fflush(stderr);
 	_exit(status);
 }

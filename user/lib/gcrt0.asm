@@ -5,6 +5,7 @@
 
 extern main
 extern exit
+extern argv0
 extern atexit
 extern monstartup
 extern _mcleanup
@@ -21,6 +22,9 @@ _start:
 	push _mcleanup
 	call atexit		; atexit(_mcleanup)
 	add esp, 4
+	mov eax, [esp+4]	; argv
+	mov eax, [eax]
+	mov [argv0], eax	; the program's name, for messages
 	push dword [esp+4]	; argv
 	push dword [esp+4]	; argc (esp moved by the push)
 	call main

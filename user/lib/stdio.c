@@ -1,7 +1,9 @@
 /*
  * Buffered output.  stdout collects output and writes it at each
  * newline (and when the buffer fills); stderr writes at the end of
- * every call.  Nothing here reads: programs read with read(2).
+ * every call.  A failed write is remembered, and exit reports it and
+ * makes the exit status 1: so every program fails when its output
+ * does.  Nothing here reads: programs read with read(2).
  */
 #include <stdarg.h>
 #include "stdio.h"
@@ -21,6 +23,7 @@ static FILE files[3] = {
 FILE *stdin = &files[0];
 FILE *stdout = &files[1];
 FILE *stderr = &files[2];
+const char *argv0 = "?";		/* set by crt0 */
 
 int
 fflush(FILE *f)
@@ -31,6 +34,7 @@ fflush(FILE *f)
 		n = write(f->fd, f->buf + off, f->n - off);
 		if(n <= 0){
 			f->n = 0;
+			f->err = 1;
 			return EOF;
 		}
 	}
@@ -114,6 +118,14 @@ fputs(const char *s, FILE *f)
 	return putbytes(f, s, strlen(s));
 }
 
+size_t
+fwrite(const void *p, size_t size, size_t n, FILE *f)
+{
+	if(putbytes(f, p, size*n) == EOF)
+		return 0;
+	return n;
+}
+
 int
 puts(const char *s)
 {
@@ -139,21 +151,39 @@ putchar(int c)
 }
 
 /*
- * Print s, a colon and the error: the kernel's error string, which
- * says more than errno's message, but only if the error came from a
- * system call; after the library set errno itself (malloc, strtol),
- * the kernel's string would be stale.
+ * The text of the last error: the kernel's error string, which says
+ * more than errno's message, but only if the error came from a system
+ * call; after the library set errno itself (malloc, strtol), the
+ * kernel's string would be stale.
  */
+static void
+errtext(char *msg, int n)
+{
+	int e = errno;
+
+	if(e != _errnosys || errstr(msg, n) < 0 || msg[0] == '\0')
+		strlcpy(msg, strerror(e), n);
+}
+
+/* Print s, a colon and the last error. */
 void
 perror(const char *s)
 {
 	char msg[ERRMAX];
-	int e = errno;
 
-	if(e != _errnosys || errstr(msg, sizeof msg) < 0 || msg[0] == '\0')
-		strlcpy(msg, strerror(e), sizeof msg);
+	errtext(msg, sizeof msg);
 	if(s != NULL && *s != '\0')
 		fprintf(stderr, "%s: %s\n", s, msg);
 	else
 		fprintf(stderr, "%s\n", msg);
+}
+
+/* Print the program's name, what failed, and the last error. */
+void
+warn(const char *what)
+{
+	char msg[ERRMAX];
+
+	errtext(msg, sizeof msg);
+	fprintf(stderr, "%s: %s: %s\n", argv0, what, msg);
 }

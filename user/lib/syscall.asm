@@ -61,6 +61,8 @@ SYSCALL unmount, SYS_unmount
 SYSCALL errstr, SYS_errstr
 SYSCALL profil, SYS_profil
 SYSCALL pcsample, SYS_pcsample
+SYSCALL setnoteid, SYS_setnoteid
+SYSCALL getwd, SYS_getwd
 
 ; long syscall(int num, a1, a2, a3, a4): any call by number.  It
 ; copies the four arguments, the most any call takes, into a new frame

@@ -25,7 +25,7 @@ extern char etext[];		/* end of text, from the linker */
 
 static int failures;
 static char buf[8192];
-static char *argv0[] = { "echo", NULL };
+static char *echoargv[] = { "echo", NULL };
 
 /* Pointers no call may use: each must give EFAULT. */
 static struct {
@@ -202,9 +202,9 @@ exectest(void)
 	}
 	if((st = waitchild(pid)) != 42)
 		fail("exec usertests -exit 42: status %d", st);
-	experr(exec("/nonexistent", argv0), ENOENT, "exec /nonexistent");
+	experr(exec("/nonexistent", echoargv), ENOENT, "exec /nonexistent");
 	if(mkfile("/tmp/ut.notelf", "#!/bin/sh\necho not elf\n") == 0)
-		experr(exec("/tmp/ut.notelf", argv0), ENOEXEC, "exec a text file");
+		experr(exec("/tmp/ut.notelf", echoargv), ENOEXEC, "exec a text file");
 	remove("/tmp/ut.notelf");
 }
 
@@ -540,7 +540,7 @@ badargtest(void)
 		experr(bind("/tmp", b, MAFTER), EFAULT, "bind onto %s", bad[i].name);
 		experr(errstr(b, ERRMAX), EFAULT, "errstr into %s", bad[i].name);
 		experr(pipe((int*)b), EFAULT, "pipe into %s", bad[i].name);
-		experr(exec(b, argv0), EFAULT, "exec %s", bad[i].name);
+		experr(exec(b, echoargv), EFAULT, "exec %s", bad[i].name);
 		experr(exec("/bin/echo", (char**)b), EFAULT, "exec argv %s", bad[i].name);
 		if(b == NULL)
 			continue;	/* NULL ends an argv; wait(NULL) drops the status */
@@ -588,7 +588,7 @@ badargtest(void)
 		experr(chdir(b), EFAULT, "chdir to a string off the heap");
 		experr(mkdir(b), EFAULT, "mkdir of a string off the heap");
 		experr(bind(b, "/tmp", MAFTER), EFAULT, "bind of a string off the heap");
-		experr(exec(b, argv0), EFAULT, "exec of a string off the heap");
+		experr(exec(b, echoargv), EFAULT, "exec of a string off the heap");
 		argv1[1] = b;
 		experr(exec("/bin/echo", argv1), EFAULT, "exec of an argument off the heap");
 		*(char**)(end - 4) = "echo";
@@ -699,6 +699,36 @@ proftest(void)
 	profil(NULL, 0, 0, 0);
 }
 
+/*
+ * getwd's buffer is checked as every call's is, and setnoteid takes a
+ * group or 0 for a new one (issue 13; ^C itself is tested at the
+ * console, tools/test/console.sh).
+ */
+static void
+notewdtest(void)
+{
+	char buf[64];
+	unsigned int i;
+
+	if(chdir("/tmp") < 0 || getwd(buf, sizeof buf) < 0 || strcmp(buf, "/tmp") != 0)
+		fail("getwd in /tmp: %s", strerror(errno));
+	if(getwd(buf, 5) < 0 || strcmp(buf, "/tmp") != 0)
+		fail("getwd into exactly enough room: %s", strerror(errno));
+	experr(getwd(buf, 4), ERANGE, "getwd into 4 bytes");
+	experr(getwd(buf, 0), EINVAL, "getwd into 0 bytes");
+	experr(getwd(buf, -1), EINVAL, "getwd length -1");
+	for(i = 0; i < NBAD; i++)
+		experr(getwd((char*)bad[i].addr, 16), EFAULT, "getwd into %s", bad[i].name);
+	experr(getwd((char*)(USEREND - 2), 16), EFAULT, "getwd across the end of user space");
+	chdir("/");
+	experr(setnoteid(-1), EINVAL, "setnoteid -1");
+	if(setnoteid(0) != getpid())
+		fail("setnoteid(0): not a group named by the pid");
+	if(setnoteid(123456) != 123456)
+		fail("setnoteid(123456): not joined");
+	setnoteid(0);
+}
+
 static struct {
 	char	*name;
 	void	(*f)(void);
@@ -715,6 +745,7 @@ static struct {
 	{ "errstr", errstrtest },
 	{ "sleep", sleeptest },
 	{ "prof", proftest },
+	{ "notewd", notewdtest },
 };
 
 int

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# Guest tests of the tools a student reaches for (issue 13): pwd, head,
+# tail, wc, grep, sort, mv, touch, man, ls -l; their errors (NAME: what:
+# why, and a non-zero status), bad arguments, files that do not exist,
+# and a failed write, which every tool must notice.
+cd "$(dirname "$0")/../.." || exit 1
+. tools/test/lib.bash
+
+# between A B: the lines of $out after the line A and before the line B.
+between() {
+	sed -n "/^$1\$/,/^$2\$/p" <<<"$out" | sed '1d;$d' | tr '\n' '|'
+}
+
+guest -c 'cd /tmp; echo pwd; pwd; echo -; pwd x; echo st $status
+cd /bin; pwd; cd /; pwd'
+check pwd-tmp [ "$(between pwd -)" = "/tmp|" ]
+has pwd-usage '^usage: pwd$'
+has pwd-usage-status '^st 1$'
+has pwd-bin '^/bin$'
+has pwd-root '^/$'
+
+guest -c 'cd /tmp; echo 1 > f; echo 2 >> f; echo 3 >> f; echo 4 >> f
+echo h1; head -n 2 f; echo h2; head -n 0 f; echo h3; cat f | head -n 1; echo h4
+head f /nosuch; echo st $status; head -n x f; echo st $status; head -z; echo st $status
+echo t1; tail -n 2 f; echo t2; cat f | tail -n 1; echo t3; tail f; echo t4
+tail /nosuch; echo st $status; tail -n -1 f; echo st $status; tail a b; echo st $status
+echo -n no newline > g; echo t5; tail -n 1 g; echo t6'
+check head-two [ "$(between h1 h2)" = "1|2|" ]
+check head-zero [ "$(between h2 h3)" = "" ]
+check head-stdin [ "$(between h3 h4)" = "1|" ]
+has head-missing '^head: /nosuch: file does not exist$'
+has head-header '^==> f <==$'
+check head-bad-status [ "$(grep -c '^st 1$' <<<"$out")" = 6 ]
+has head-usage '^usage: head \[-n lines\] \[file ...\]$'
+check tail-two [ "$(between t1 t2)" = "3|4|" ]
+check tail-stdin [ "$(between t2 t3)" = "4|" ]
+check tail-all [ "$(between t3 t4)" = "1|2|3|4|" ]
+check tail-no-newline [ "$(between t5 t6)" = "no newline|" ]
+has tail-missing '^tail: /nosuch: file does not exist$'
+has tail-bad-n '^tail: lines must be 0 to 100000$'
+has tail-usage '^usage: tail \[-n lines\] \[file\]$'
+
+guest -c 'cd /tmp; echo one two > f; echo "  three " >> f; echo -n four >> f
+echo w1; wc f; echo w2; cat f | wc; echo w3; wc f f; echo w4
+wc /nosuch; echo st $status; wc -l f; echo st $status; wc < /dev/null'
+check wc-file [ "$(between w1 w2)" = "      2       4      21 f|" ]
+check wc-stdin [ "$(between w2 w3)" = "      2       4      21|" ]
+check wc-total [ "$(between w3 w4)" = "      2       4      21 f|      2       4      21 f|      4       8      42 total|" ]
+has wc-missing '^wc: /nosuch: file does not exist$'
+has wc-usage '^usage: wc \[file ...\]$'
+check wc-bad-status [ "$(grep -c '^st 1$' <<<"$out")" = 2 ]
+has wc-empty '^      0       0       0$'
+
+guest -c 'cd /tmp; echo apple > f; echo banana >> f; echo cherry pie >> f; echo a.c >> f; echo "x*y" >> f
+echo g1; grep an f; echo g2; grep ^a f; echo g3; grep e$ f; echo g4; grep "b.n" f; echo g5
+grep "ch*e" f; echo g6; grep -v a f; echo g7; grep -n pie f; echo g8; grep -c a f; echo g9
+grep -F a.c f; echo g10; grep "a\.c" f; echo g11; grep "x\*y" f; echo g12; cat f | grep -F "*"; echo g13
+grep zzz f; echo st $status; grep a /nosuch; echo st $status; grep; echo st $status
+grep -q a f; echo st $status; grep "*a" f; echo st $status; grep "a\" f; echo st $status
+grep an f /nosuch; echo st $status; grep -c an f f'
+check grep-fixed [ "$(between g1 g2)" = "banana|" ]
+check grep-bol [ "$(between g2 g3)" = "apple|a.c|" ]
+check grep-eol [ "$(between g3 g4)" = "apple|cherry pie|" ]
+check grep-dot [ "$(between g4 g5)" = "banana|" ]
+check grep-star [ "$(between g5 g6)" = "cherry pie|" ]
+check grep-v [ "$(between g6 g7)" = "cherry pie|x*y|" ]
+check grep-n [ "$(between g7 g8)" = "3:cherry pie|" ]
+check grep-c [ "$(between g8 g9)" = "3|" ]
+check grep-F [ "$(between g9 g10)" = "a.c|" ]
+check grep-escape [ "$(between g10 g11)" = "a.c|" ]
+check grep-escape-star [ "$(between g11 g12)" = "x*y|" ]
+check grep-F-stdin [ "$(between g12 g13)" = "x*y|" ]
+has grep-none-status '^st 1$'
+has grep-missing '^grep: /nosuch: file does not exist$'
+check grep-error-status [ "$(grep -c '^st 2$' <<<"$out")" = 6 ]
+has grep-usage '^usage: grep \[-v\] \[-n\] \[-c\] \[-F\] pattern \[file ...\]$'
+has grep-bad-star '^grep: \* with nothing before it$'
+has grep-bad-backslash '^grep: \\ at the end of the pattern$'
+has grep-names '^f:banana$'
+has grep-count-names '^f:1$'
+
+# Long lines and binary bytes: the first and last lines of /kernel,
+# and all of them sorted, counted as the host counts them (lines and
+# bytes; the tools end a last line that has no newline with one).
+guest -c 'echo k1; head -n 3 /kernel | wc; echo k2; sort /kernel | wc; echo k3; tail -n 2 /kernel | wc; echo k4'
+want1=$(head -n 3 o/kernel | wc -l -c | awk '{print $1, $2}')
+want2=$(LC_ALL=C sort o/kernel | wc -l -c | awk '{print $1, $2}')
+nl=
+[ "$(tail -c1 o/kernel | od -An -tx1 | tr -d ' ')" = 0a ] || nl=y
+want3=$( { tail -n 2 o/kernel; [ -n "$nl" ] && echo; } | wc -l -c | awk '{print $1, $2}')
+check long-lines-head [ "$(between k1 k2 | tr -d '|' | awk '{print $1, $3}')" = "$want1" ]
+check long-lines-sort [ "$(between k2 k3 | tr -d '|' | awk '{print $1, $3}')" = "$want2" ]
+check long-lines-tail [ "$(between k3 k4 | tr -d '|' | awk '{print $1, $3}')" = "$want3" ]
+
+# A pattern that backtracking would take exponential time over: linear here.
+guest -d -c 'echo aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab > /tmp/a
+grep -c "a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*c" /tmp/a; echo st $status'
+has grep-no-backtracking '^0$'
+has grep-no-backtracking-status '^st 1$'
+
+guest -c 'cd /tmp; echo pear > f; echo apple >> f; echo 10 >> f; echo 9 >> f; echo Zed >> f
+echo s1; sort f; echo s2; sort -r f; echo s3; sort -n f; echo s4; cat f | sort; echo s4b
+sort /nosuch; echo st $status; sort -x f; echo st $status; echo s5; sort < /dev/null; echo s6'
+check sort-bytes [ "$(between s1 s2)" = "10|9|Zed|apple|pear|" ]
+check sort-reverse [ "$(between s2 s3)" = "pear|apple|Zed|9|10|" ]
+check sort-numeric [ "$(between s3 s4)" = "Zed|apple|pear|9|10|" ]
+check sort-stdin [ "$(between s4 s4b)" = "10|9|Zed|apple|pear|" ]
+has sort-missing '^sort: /nosuch: file does not exist$'
+has sort-usage '^usage: sort \[-r\] \[-n\] \[file ...\]$'
+check sort-bad-status [ "$(grep -c '^st 1$' <<<"$out")" = 2 ]
+check sort-empty [ "$(between s5 s6)" = "" ]
+
+guest -c 'cd /tmp; echo moved > a; mv a b; cat b; cat a; echo st $status
+mkdir d; mv b d; cat d/b; mv d/b /tmp/c; cat c; mv c c; echo st $status
+mv /nosuch x; echo st $status; mv d e; echo st $status; mv c; echo st $status
+mv c /nodir/x; echo st $status; cat c
+touch t; ls -l t; echo kept > t; touch t; cat t; touch /nodir/t; echo st $status; touch; echo st $status'
+has mv-moved '^moved$'
+has mv-source-gone '^cat: a: file does not exist$'
+check mv-into-dir [ "$(grep -c '^moved$' <<<"$out")" = 4 ]
+has mv-same '^mv: c and c are the same file$'
+has mv-missing '^mv: /nosuch: file does not exist$'
+has mv-dir '^mv: d: is a directory$'
+has mv-usage '^usage: mv from to$'
+has mv-bad-target '^mv: /nodir/x: '
+check mv-bad-status [ "$(grep -c '^st 1$' <<<"$out")" = 8 ]
+has touch-creates '^-rw[-rwx]{7} +0 t$'
+has touch-keeps '^kept$'
+has touch-bad '^touch: /nodir/t: '
+has touch-usage '^usage: touch file ...$'
+
+guest -c 'echo m1; man kprof; echo m2; man 2 profil; echo m3; man nosuch; echo st $status
+man 0 kprof; echo st $status; man; echo st $status; man ../bin/ls; echo st $status'
+has man-kprof '^KPROF\(1\) +KPROF\(1\)$'
+has man-section '^PROFIL\(2\) +PROFIL\(2\)$'
+has man-missing '^man: no manual page for nosuch$'
+has man-bad-section '^man: 0: sections are 1 to 9$'
+has man-usage '^usage: man \[section\] name$'
+has man-bad-name '^man: ../bin/ls: not a page name$'
+check man-bad-status [ "$(grep -c '^st 1$' <<<"$out")" = 4 ]
+
+guest -c 'man pwd; man head; man tail; man wc; man grep; man sort; man mv; man touch; man man' 
+for p in pwd head tail wc grep sort mv touch man; do
+	has "man-$p" "^${p^^}\\(1\\) +${p^^}\\(1\\)$"
+done
+
+guest -c 'ls -l /tmp /bin/ls; mkdir /tmp/d; ls -l /tmp'
+has ls-l-file '^-rw[-rwx]{7} +[0-9]+ /bin/ls$'
+has ls-l-dir '^d[-rwx]{9} +0 d$'
+
+# A failed write: every tool says so and fails.  Writes to /dev/kpctl
+# that are not control messages are refused by the kernel.
+guest -c 'cd /tmp; echo a > f
+echo bad > /dev/kpctl; echo echo $status
+cat f > /dev/kpctl; echo cat $status
+pwd > /dev/kpctl; echo pwd $status
+head f > /dev/kpctl; echo head $status
+tail f > /dev/kpctl; echo tail $status
+wc f > /dev/kpctl; echo wc $status
+grep a f > /dev/kpctl; echo grep $status
+sort f > /dev/kpctl; echo sort $status
+man kprof > /dev/kpctl; echo man $status
+ls > /dev/kpctl; echo ls $status
+ps > /dev/kpctl; echo ps $status
+xd f > /dev/kpctl; echo xd $status'
+for p in echo cat pwd head tail wc grep sort man ls ps xd; do
+	has "write-fails-$p" "^$p [1-9]"
+done
+has write-fails-echo-message '^echo: write error: bad control message$'
+has write-fails-message-form '^(cat|man): .*: bad control message$'
+check write-fails-no-success [ "$(grep -cE '^[a-z]+ 0$' <<<"$out")" = 0 ]
+
+summary tools
