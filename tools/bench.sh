@@ -62,7 +62,7 @@ echo "function it is in; the first such tick, which also wakes the sleepers, is 
 echo
 echo "| function | instructions per tick |"
 echo "|---|---|"
-read -r lo size <<<"$(nm -S o/bin/bench | awk '$4 ~ /^work(\.|$)/ { print $1, $2 }')"
+read -r lo size <<<"$(nm -S o/test/bench | awk '$4 ~ /^work(\.|$)/ { print $1, $2 }')"
 port=$((20000 + $$ % 20000))	# not 1234, which another QEMU may have
 GDBPORT=$port ./run-qemu.sh -k -d -g -t 300 -c 'bench 1000000' >/dev/null 2>&1 &
 qemu=$!
