@@ -291,14 +291,19 @@ pfork(void)
 	np->hbase = up->hbase;
 	np->brk = up->brk;
 	np->parent = up;
-	np->noteid = up->noteid;
 	strcpy(np->name, up->name);
 	strcpy(np->dot, up->dot);
 	strcpy(np->errstr, up->errstr);
 	for(i = 0; i < NFD; i++)
 		if((np->fd[i] = up->fd[i]) != nil)
 			incref(np->fd[i]);
+	/*
+	 * The note group and a kill that came while the memory was copied
+	 * go over together, so that no ^C misses a child (a fork bomb).
+	 */
 	s = splhi();
+	np->noteid = up->noteid;
+	np->killed = up->killed;
 	ready(np);
 	splx(s);
 	return np->pid;

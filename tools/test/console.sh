@@ -210,4 +210,21 @@ out=$(cat "$T/g")
 has gdb-waits 'waiting for gdb on localhost:1234'
 has gdb-how 'gdb -x tools/gdbinit'
 
+# A fork bomb in the foreground: ^C ends every process of it, also those
+# forked while the kill went round; then the table has room again.
+typeat forkbomb -d <<'EOF2'
+wait ^\$ 
+type atk_procs wait\r
+wait ^atk_procs: [0-9]+ processes forking\n
+pause 1
+type \x03
+wait ^\$ 
+type sleep 500; ps | wc -l; echo counted\r
+wait ^counted\n
+type halt\r
+EOF2
+n=$(grep -B1 '^counted' <<<"$out" | head -1 | awk '{print $1}')
+echo "# processes after ^C on a fork bomb: ${n:-?} lines of ps"
+check forkbomb-ctlc-ends-all [ "${n:-99}" -le 8 ]
+
 summary console

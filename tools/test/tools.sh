@@ -42,12 +42,14 @@ has tail-usage '^usage: tail \[-n lines\] \[file\]$'
 
 guest -c 'cd /tmp; echo one two > f; echo "  three " >> f; echo -n four >> f
 echo w1; wc f; echo w2; cat f | wc; echo w3; wc f f; echo w4
-wc /nosuch; echo st $status; wc -l f; echo st $status; wc < /dev/null'
+wc /nosuch; echo st $status; wc -x f; echo st $status; wc < /dev/null
+echo w5; wc -l f; cat f | wc -wc; wc -l -c f f; echo w6'
 check wc-file [ "$(between w1 w2)" = "      2       4      21 f|" ]
 check wc-stdin [ "$(between w2 w3)" = "      2       4      21|" ]
 check wc-total [ "$(between w3 w4)" = "      2       4      21 f|      2       4      21 f|      4       8      42 total|" ]
 has wc-missing '^wc: /nosuch: file does not exist$'
-has wc-usage '^usage: wc \[file ...\]$'
+has wc-usage '^usage: wc \[-lwc\] \[file ...\]$'
+check wc-options [ "$(between w5 w6)" = "      2 f|      4      21|      2      21 f|      2      21 f|      4      42 total|" ]
 check wc-bad-status [ "$(grep -c '^st 1$' <<<"$out")" = 2 ]
 has wc-empty '^      0       0       0$'
 

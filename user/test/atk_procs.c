@@ -1,13 +1,14 @@
 /*
- * atk_procs: fill the process table with orphans, then exit.  Each
- * orphan forks again as soon as a slot is free, so the table stays
- * full.  Nothing reserves a slot for the shell or for
- * init, and kill is not a builtin: from now on every command fails with
- * "no free process", kill and ps among them, for good.
+ * atk_procs [wait]: fill the process table with processes that each
+ * fork again as soon as a slot is free, so that the table stays full.
+ * Then exit, leaving them as orphans, or with "wait" stay in the
+ * foreground, where ^C must end every one of them: the kill reaches
+ * children forked while it was being delivered too.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <string.h>
 
 static void
 refill(void)
@@ -17,13 +18,16 @@ refill(void)
 }
 
 int
-main(void)
+main(int argc, char *argv[])
 {
 	int n, pid;
 
 	for(n = 0; (pid = fork()) >= 0; n++)
 		if(pid == 0)
 			refill();
-	printf("atk_procs: %d orphans left behind\n", n);
+	printf("atk_procs: %d processes forking\n", n);
+	if(argc > 1 && strcmp(argv[1], "wait") == 0)
+		for(;;)
+			sleep(1000);
 	return 0;
 }
