@@ -27,6 +27,8 @@ struct Node {
 	char	name[NAMELEN];
 	int	used;
 	int	parent;		/* slot of the directory holding it */
+	int	kids;		/* a directory's first entry; 0 for none (the root is no one's) */
+	int	next;		/* the next entry of its directory, in the order made; 0 at the end */
 	uvlong	serial;		/* which file this is: never reused */
 	uint	perm;		/* permission bits, and DMDIR for a directory */
 	char	*data;		/* a file's contents */
@@ -63,8 +65,8 @@ child(int dir, char *name)
 {
 	int i;
 
-	for(i = 1; i < NNODE; i++)
-		if(node[i].used && node[i].parent == dir && (name == nil || strcmp(node[i].name, name) == 0))
+	for(i = node[dir].kids; i != 0; i = node[i].next)
+		if(name == nil || strcmp(node[i].name, name) == 0)
 			return i;
 	return -1;
 }
@@ -72,7 +74,7 @@ child(int dir, char *name)
 static int
 newnode(int dir, char *name, uint perm)
 {
-	int i;
+	int i, *l;
 
 	for(i = 1; i < NNODE; i++)
 		if(!node[i].used)
@@ -83,6 +85,11 @@ newnode(int dir, char *name, uint perm)
 	node[i].used = 1;
 	node[i].serial = ++lastserial;
 	node[i].parent = dir;
+	node[i].kids = 0;
+	node[i].next = 0;
+	for(l = &node[dir].kids; *l != 0; l = &node[*l].next)
+		;
+	*l = i;
 	node[i].perm = perm;
 	node[i].len = 0;
 	return i;
@@ -250,12 +257,12 @@ rootread(Chan *c, void *buf, long len, uvlong off)
 		if(len < (long)sizeof(Dir))
 			return 0;
 		k = off / sizeof(Dir);
-		for(i = 1; i < NNODE; i++)
-			if(node[i].used && node[i].parent == n - node && k-- == 0){
-				nodestat(&node[i], buf);
-				return sizeof(Dir);
-			}
-		return 0;
+		for(i = n->kids; i != 0 && k > 0; i = node[i].next)
+			k--;
+		if(i == 0)
+			return 0;
+		nodestat(&node[i], buf);
+		return sizeof(Dir);
 	}
 	for(m = 0; m < len; m += r){
 		if(m > 0 && (schedpoint() < 0 || (n = lookup(c)) == nil))
@@ -315,7 +322,7 @@ static int
 rootremove(Chan *c)
 {
 	Node *n;
-	int i;
+	int i, *l;
 
 	if((n = lookup(c)) == nil)
 		return -1;
@@ -331,6 +338,9 @@ rootremove(Chan *c)
 	n->data = nil;
 	n->cap = n->len = 0;
 	n->used = 0;
+	for(l = &node[n->parent].kids; *l != i; l = &node[*l].next)
+		;
+	*l = n->next;
 	return 0;
 }
 
