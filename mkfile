@@ -21,7 +21,7 @@ SANCFLAGS=-O1 -g -Wall -Wextra -Werror -iquote user/include -fsanitize=address,u
 # Everything mk makes goes in o/: o/kern, o/dev and o/boot hold the
 # kernel's objects, o/lib the C library's, o/u the programs'.
 KSRC=`ls kern/*.c dev/*.c`
-KOBJ=o/boot/entry.o o/kern/trapasm.o o/kern/swtch.o ${KSRC:%.c=o/%.o}
+KOBJ=o/boot/entry.o o/boot/apboot.o o/kern/trapasm.o o/kern/swtch.o ${KSRC:%.c=o/%.o}
 
 # The C library: user/lib, and the kernel's string and format code,
 # whose objects it shares (kern/lib.h).
@@ -57,6 +57,10 @@ o/dev/%.o: dev/%.c $KHDR
 o/boot/entry.o: boot/entry.asm
 	mkdir -p o/boot
 	nasm -f elf32 -o $target boot/entry.asm
+
+o/boot/apboot.o: boot/apboot.asm
+	mkdir -p o/boot
+	nasm -f elf32 -o $target boot/apboot.asm
 
 o/kern/trapasm.o: kern/trapasm.asm
 	mkdir -p o/kern

@@ -6,11 +6,12 @@ cd "$(dirname "$0")"
 
 usage() {
 	cat <<'EOT'
-usage: ./run-qemu.sh [-k] [-d] [-g] [-c 'COMMANDS'] [-o FILE] [-a 'ARGS'] [-t SECONDS]
+usage: ./run-qemu.sh [-k] [-d] [-g] [-p CPUS] [-c 'COMMANDS'] [-o FILE] [-a 'ARGS'] [-t SECONDS]
   -k           boot the kernel ELF directly (qemu -kernel), not the GRUB ISO
   -c COMMANDS  run COMMANDS through the shell, then power off; exit with their status
   -o FILE      connect the second serial port (/dev/eia1) to FILE on the host
   -d           deterministic run: -icount shift=0,sleep=off -rtc clock=vm
+  -p CPUS      the number of processors, 1 to 8 (default 2)
   -g           wait for gdb on localhost:1234 (or port $GDBPORT)
   -a ARGS      kernel command line: hz=N, the clock rate, 50 to 10000 (default 100)
   -t SECONDS   kill a guest still running after SECONDS (with -c, default 120)
@@ -19,14 +20,15 @@ guest hung and was killed; 1 also if QEMU itself failed.
 EOT
 }
 
-direct=0 cmds= out= det=0 gdb=0 args= timeout= havecmds=0
-while getopts "kc:o:dga:t:h" opt; do
+direct=0 cmds= out= det=0 gdb=0 args= timeout= havecmds=0 cpus=2
+while getopts "kc:o:dgp:a:t:h" opt; do
 	case $opt in
 	k) direct=1 ;;
 	c) cmds=$OPTARG; havecmds=1 ;;
 	o) out=$OPTARG ;;
 	d) det=1 ;;
 	g) gdb=1 ;;
+	p) cpus=$OPTARG ;;
 	a) args=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	h) usage; exit 0 ;;
@@ -34,6 +36,10 @@ while getopts "kc:o:dga:t:h" opt; do
 	esac
 done
 
+case $cpus in
+[1-8]) ;;
+*) echo "run-qemu.sh: -p wants a number of processors from 1 to 8, not '$cpus'" >&2; exit 2 ;;
+esac
 # Refuse a bad clock rate here, before a boot that would only warn.
 read -ra words <<<"$args"
 for w in "${words[@]}"; do
@@ -59,7 +65,7 @@ if ! log=$(tools/build 2>&1); then
 	exit 1
 fi
 
-qemu=(qemu-system-i386 -m 128 -display none -no-reboot
+qemu=(qemu-system-i386 -m 128 -smp "$cpus" -display none -no-reboot
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
 [ $det = 1 ] && qemu+=(-icount shift=0,sleep=off -rtc clock=vm)
 if [ $gdb = 1 ]; then

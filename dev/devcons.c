@@ -29,9 +29,10 @@ enum { Ibuf = 512 };
 /*
  * Typed input: [r, w) is ready to read, [w, e) is the line being
  * edited.  In raw mode every byte is ready at once, unedited and not
- * echoed.  Interrupt handlers (consinput) change it: splhi around any
- * use from a process.
+ * echoed.  Interrupt handlers (consinput) change it too.
  */
+static Lock	inlk = { .name = "consin" };	/* in, and psbuf */
+static Lock	conslk = { .name = "consout" };	/* output, so that lines do not mix */
 static struct {
 	char	buf[Ibuf];
 	uint	r;
@@ -53,14 +54,21 @@ putc1(int c)
 	vgaputc(c);
 }
 
-/* Console output: the kernel's print and writes to cons. */
+/*
+ * Console output: the kernel's print and writes to cons.  A panic
+ * prints whatever locks are held.
+ */
 void
 consputs(char *s, int n)
 {
 	int i;
 
+	if(!panicking)
+		ilock(&conslk);
 	for(i = 0; i < n; i++)
 		putc1(s[i]);
+	if(!panicking)
+		unlock(&conslk);
 }
 
 static int
@@ -86,9 +94,20 @@ erase1(void)
  * any other control character or escape sequence (an arrow key) is
  * dropped: none reaches a reader.
  */
+static void	consinput1(int);
+
 void
 consinput(int c)
 {
+	ilock(&inlk);
+	consinput1(c);
+	unlock(&inlk);
+}
+
+static void
+consinput1(int c)
+{
+	char ch;
 	int n;
 
 	if(c == CTRL('P')){
@@ -152,8 +171,9 @@ consinput(int c)
 	if(in.e - in.r >= Ibuf)
 		return;
 	in.buf[in.e++ % Ibuf] = c;
+	ch = c;
 	if(c != CTRL('D'))
-		putc1(c);
+		consputs(&ch, 1);
 	if(c == '\n' || c == CTRL('D') || in.e - in.r == Ibuf){
 		in.w = in.e;
 		wakeup(&in);
@@ -181,15 +201,15 @@ long
 consreadline(char *buf, long n)
 {
 	long m = 0;
-	int c, s;
+	int c;
 
-	s = splhi();
+	ilock(&inlk);
 	while(in.r == in.w){
 		if(up->killed){
-			splx(s);
+			unlock(&inlk);
 			return seterr(EINTR, nil);
 		}
-		sleep(&in);
+		sleep(&in, &inlk);
 	}
 	while(m < n && in.r != in.w){
 		c = in.buf[in.r++ % Ibuf];
@@ -202,7 +222,7 @@ consreadline(char *buf, long n)
 		if(c == '\n')
 			break;
 	}
-	splx(s);
+	unlock(&inlk);
 	return m;
 }
 
@@ -249,9 +269,8 @@ consctlwrite(Chan *c, char *msg, long n)
 {
 	long g;
 	char *p;
-	int s;
 
-	s = splhi();
+	ilock(&inlk);
 	if(iscmd(msg, n, "rawon")){
 		in.raw = 1;
 		in.esc = 0;
@@ -265,27 +284,25 @@ consctlwrite(Chan *c, char *msg, long n)
 		for(p = msg + 3; *p >= '0' && *p <= '9' && g <= 1000000000; p++)
 			g = g*10 + *p - '0';
 		if(p == msg + 3 || g > 1000000000 || !iscmd(p, n - (p - msg), "")){
-			splx(s);
+			unlock(&inlk);
 			return seterr(EINVAL, "bad control message");
 		}
 		in.fg = g;
 	}else{
-		splx(s);
+		unlock(&inlk);
 		return seterr(EINVAL, "bad control message");
 	}
-	splx(s);
+	unlock(&inlk);
 	return n;
 }
 
 static void
 consclose(Chan *c)
 {
-	int s;
-
 	if(c->qid == Qconsctl && c->aux != nil){
-		s = splhi();
+		ilock(&inlk);
 		in.raw = 0;
-		splx(s);
+		unlock(&inlk);
 	}
 }
 

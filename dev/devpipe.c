@@ -41,11 +41,8 @@ struct Pipe {
 	Pipe	*next;		/* in pipes */
 };
 
-/*
- * The pipes open at either end, and the number of the next attach.
- * Only processes use them, never interrupt handlers, and a process in
- * the kernel is not preempted: no lock is needed.
- */
+/* The pipes open at either end, and the number of the next attach. */
+static Lock	pipelk = { .name = "pipe" };	/* these, and every Pipe */
 static Pipe	*pipes;
 static uvlong	npipe;
 
@@ -53,7 +50,9 @@ static uvlong	npipe;
 static int
 pipeattach(Chan *c)
 {
+	lock(&pipelk);
 	c->qid = QDIR | PIPEQID(npipe++, 0);
+	unlock(&pipelk);
 	return 0;
 }
 
@@ -88,7 +87,9 @@ pipestat(Chan *c, Dir *d)
 		d->mode = pipedir[PIPEQ(c->qid) - 1].perm;
 	}
 	d->qid = c->qid;
+	lock(&pipelk);
 	d->length = p != nil ? p->w - p->r : 0;
+	unlock(&pipelk);
 	d->type = '|';
 	return 0;
 }
@@ -104,11 +105,14 @@ pipeopen(Chan *c, int omode)
 		return 0;
 	if((omode & O_ACCMODE) != (q == Qdata ? O_RDONLY : O_WRONLY) || omode & O_TRUNC)
 		return seterr(EACCES, "permission denied");
+	lock(&pipelk);
 	for(p = pipes; p != nil && p->n != PIPENO(c->qid); p = p->next)
 		;
 	if(p == nil){
-		if((p = kmalloc(sizeof *p)) == nil)
+		if((p = kmalloc(sizeof *p)) == nil){
+			unlock(&pipelk);
 			return seterr(ENOMEM, nil);
+		}
 		p->r = p->w = 0;
 		p->readers = p->writers = 0;
 		p->n = PIPENO(c->qid);
@@ -119,6 +123,7 @@ pipeopen(Chan *c, int omode)
 		p->readers++;
 	else
 		p->writers++;
+	unlock(&pipelk);
 	c->aux = p;
 	return 0;
 }
@@ -130,31 +135,21 @@ pipeclose(Chan *c)
 
 	if(p == nil)
 		return;
+	lock(&pipelk);
 	if(PIPEQ(c->qid) == Qdata)
 		p->readers--;
 	else
 		p->writers--;
 	if(p->readers > 0 || p->writers > 0){
 		wakeup(p);
+		unlock(&pipelk);
 		return;
 	}
 	for(l = &pipes; *l != p; l = &(*l)->next)
 		;
 	*l = p->next;
+	unlock(&pipelk);
 	kfree(p);
-}
-
-/*
- * Only other processes change a pipe, and a process in the kernel is
- * never preempted: interrupts need be off only to sleep.
- */
-static void
-pipewait(Pipe *p)
-{
-	int s = splhi();
-
-	sleep(p);
-	splx(s);
 }
 
 /*
@@ -181,10 +176,13 @@ piperead(Chan *c, void *buf, long n, uvlong off)
 	USED(off);
 	if(PIPEQ(c->qid) != Qdata)
 		return seterr(EBADF, nil);
+	lock(&pipelk);
 	while(p->r == p->w && p->writers > 0){
-		if(up->killed)
+		if(up->killed){
+			unlock(&pipelk);
 			return seterr(EINTR, nil);
-		pipewait(p);
+		}
+		sleep(p, &pipelk);
 	}
 	while(m < n && p->r != p->w){
 		k = piece(n - m, p->w - p->r, p->r);
@@ -193,6 +191,7 @@ piperead(Chan *c, void *buf, long n, uvlong off)
 		m += k;
 	}
 	wakeup(p);
+	unlock(&pipelk);
 	return m;
 }
 
@@ -206,14 +205,15 @@ pipewrite(Chan *c, void *buf, long n, uvlong off)
 	USED(off);
 	if(PIPEQ(c->qid) != Qdata1)
 		return seterr(EBADF, nil);
+	lock(&pipelk);
 	while(m < n){
-		if(p->readers == 0)
-			return seterr(EPIPE, nil);
-		if(up->killed)
-			return seterr(EINTR, nil);
+		if(p->readers == 0 || up->killed){
+			unlock(&pipelk);
+			return seterr(p->readers == 0 ? EPIPE : EINTR, nil);
+		}
 		if(p->w - p->r == Psize){
 			wakeup(p);
-			pipewait(p);
+			sleep(p, &pipelk);
 			continue;
 		}
 		k = piece(n - m, Psize - (p->w - p->r), p->w);
@@ -222,6 +222,7 @@ pipewrite(Chan *c, void *buf, long n, uvlong off)
 		m += k;
 	}
 	wakeup(p);
+	unlock(&pipelk);
 	return m;
 }
 

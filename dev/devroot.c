@@ -37,8 +37,26 @@ struct Node {
 	int	growing;	/* grow is moving data: writes, truncations and removals wait */
 };
 
+/*
+ * rootlk guards the nodes and what they hold.  Each operation holds
+ * it throughout, but across its scheduling points (rootpoint), after
+ * which it finds its node again.
+ */
+static Lock	rootlk = { .name = "root" };
 static Node node[NNODE];
 static uvlong lastserial;	/* of the file made last; the root's is 0 */
+
+/* A scheduling point of an operation holding rootlk. */
+static int
+rootpoint(void)
+{
+	int r;
+
+	unlock(&rootlk);
+	r = schedpoint();
+	lock(&rootlk);
+	return r;
+}
 
 static uvlong
 qidof(int i)
@@ -97,20 +115,15 @@ newnode(int dir, char *name, uint perm)
 
 /*
  * The node c names once no grow is moving its data, for what changes
- * it; or nil if it has been removed meanwhile.  Only processes wake
- * the sleepers, and a process is not preempted between the test and
- * the sleep; but sleep wants interrupts off.
+ * it; or nil if it has been removed meanwhile.
  */
 static Node*
 lookupfixed(Chan *c)
 {
 	Node *n;
-	int s;
 
-	s = splhi();
 	while((n = lookup(c)) != nil && n->growing)
-		sleep(n);
-	splx(s);
+		sleep(n, &rootlk);
 	return n;
 }
 
@@ -142,7 +155,7 @@ grow(Node *n, uint len)
 		return seterr(ENOSPC, "out of memory for files");
 	n->growing = 1;
 	for(m = 0; m < n->len; m += k){
-		if(m > 0 && (r = schedpoint()) < 0)
+		if(m > 0 && (r = rootpoint()) < 0)
 			break;
 		k = n->len - m < Chunk ? n->len - m : Chunk;
 		memmove(d + m, n->data + m, k);
@@ -169,7 +182,7 @@ rootinit(void)
 }
 
 static int
-rootwalk(Chan *c, char *name)
+rootwalk1(Chan *c, char *name)
 {
 	Node *n;
 	int i;
@@ -194,7 +207,7 @@ nodestat(Node *n, Dir *d)
 }
 
 static int
-rootstat(Chan *c, Dir *d)
+rootstat1(Chan *c, Dir *d)
 {
 	Node *n;
 
@@ -205,7 +218,7 @@ rootstat(Chan *c, Dir *d)
 }
 
 static int
-rootopen(Chan *c, int omode)
+rootopen1(Chan *c, int omode)
 {
 	Node *n;
 
@@ -223,7 +236,7 @@ rootopen(Chan *c, int omode)
 }
 
 static int
-rootcreate(Chan *c, char *name, int omode, uint perm)
+rootcreate1(Chan *c, char *name, int omode, uint perm)
 {
 	Node *n;
 	int i;
@@ -244,7 +257,7 @@ rootcreate(Chan *c, char *name, int omode, uint perm)
 }
 
 static long
-rootread(Chan *c, void *buf, long len, uvlong off)
+rootread1(Chan *c, void *buf, long len, uvlong off)
 {
 	Node *n;
 	int i;
@@ -265,7 +278,7 @@ rootread(Chan *c, void *buf, long len, uvlong off)
 		return sizeof(Dir);
 	}
 	for(m = 0; m < len; m += r){
-		if(m > 0 && (schedpoint() < 0 || (n = lookup(c)) == nil))
+		if(m > 0 && (rootpoint() < 0 || (n = lookup(c)) == nil))
 			break;
 		if(off + m >= n->len)
 			break;
@@ -287,7 +300,7 @@ rootread(Chan *c, void *buf, long len, uvlong off)
  * write calls.
  */
 static long
-rootwrite(Chan *c, void *buf, long len, uvlong off)
+rootwrite1(Chan *c, void *buf, long len, uvlong off)
 {
 	Node *n;
 	long m, k;
@@ -312,14 +325,14 @@ rootwrite(Chan *c, void *buf, long len, uvlong off)
 			if(off + m > n->len)
 				n->len = off + m;
 		}
-		if(m < len && (schedpoint() < 0 || (n = lookupfixed(c)) == nil))
+		if(m < len && (rootpoint() < 0 || (n = lookupfixed(c)) == nil))
 			return m > 0 ? m : -1;
 	}
 	return m;
 }
 
 static int
-rootremove(Chan *c)
+rootremove1(Chan *c)
 {
 	Node *n;
 	int i, *l;
@@ -353,6 +366,7 @@ rootdata(Chan *c, uchar *data, uint len)
 {
 	Node *n;
 
+	lock(&rootlk);
 	if(devtab[c->type]->dc != '/' || (n = lookup(c)) == nil || n->perm & DMDIR)
 		panic("rootdata: not a file of #/");
 	if(n->cap > 0)
@@ -360,6 +374,86 @@ rootdata(Chan *c, uchar *data, uint len)
 	n->data = (char*)data;
 	n->len = len;
 	n->cap = 0;
+	unlock(&rootlk);
+}
+
+/* The operations of the device table: each of the above, holding rootlk. */
+
+static int
+rootwalk(Chan *c, char *name)
+{
+	int r;
+
+	lock(&rootlk);
+	r = rootwalk1(c, name);
+	unlock(&rootlk);
+	return r;
+}
+
+static int
+rootstat(Chan *c, Dir *d)
+{
+	int r;
+
+	lock(&rootlk);
+	r = rootstat1(c, d);
+	unlock(&rootlk);
+	return r;
+}
+
+static int
+rootopen(Chan *c, int omode)
+{
+	int r;
+
+	lock(&rootlk);
+	r = rootopen1(c, omode);
+	unlock(&rootlk);
+	return r;
+}
+
+static int
+rootcreate(Chan *c, char *name, int omode, uint perm)
+{
+	int r;
+
+	lock(&rootlk);
+	r = rootcreate1(c, name, omode, perm);
+	unlock(&rootlk);
+	return r;
+}
+
+static long
+rootread(Chan *c, void *buf, long len, uvlong off)
+{
+	long r;
+
+	lock(&rootlk);
+	r = rootread1(c, buf, len, off);
+	unlock(&rootlk);
+	return r;
+}
+
+static long
+rootwrite(Chan *c, void *buf, long len, uvlong off)
+{
+	long r;
+
+	lock(&rootlk);
+	r = rootwrite1(c, buf, len, off);
+	unlock(&rootlk);
+	return r;
+}
+
+static int
+rootremove(Chan *c)
+{
+	int r;
+
+	lock(&rootlk);
+	r = rootremove1(c);
+	unlock(&rootlk);
+	return r;
 }
 
 Dev rootdevtab = {

@@ -37,6 +37,7 @@ struct Uart {
 	uint	w;		/* write position in buf */
 };
 
+static Lock	uartlk = { .name = "uart" };	/* eia1's input, and writes to either port */
 static Uart uart[2] = {
 	{ .base = 0x3F8, .irq = IRQuart0 },
 	{ .base = 0x2F8, .irq = IRQuart1 },
@@ -72,8 +73,18 @@ uartreset(void)
 		outb(u->base + Fcr, 0x07);
 		outb(u->base + Mcr, 0x0B);	/* DTR, RTS, and OUT2 to let interrupts through */
 		outb(u->base + Ier, 0x01);
-		intrenable(u->irq, uartintr, u);
 	}
+}
+
+/* Input by interrupt, once the interrupt controllers are set up. */
+static void
+uartinit(void)
+{
+	Uart *u;
+
+	for(u = uart; u < uart + nelem(uart); u++)
+		if(u->present)
+			intrenable(u->irq, uartintr, u);
 }
 
 void
@@ -96,6 +107,8 @@ uartintr(void *a)
 	int port = u - uart;
 	int c;
 
+	if(port != 0)
+		ilock(&uartlk);
 	while(inb(u->base + Lsr) & Dr){
 		c = inb(u->base + Data);
 		if(port == 0)
@@ -103,8 +116,10 @@ uartintr(void *a)
 		else if(u->w - u->r < Ibuf)
 			u->buf[u->w++ % Ibuf] = c;
 	}
-	if(port != 0)
+	if(port != 0){
 		wakeup(u);
+		unlock(&uartlk);
+	}
 }
 
 /* eia0's input is the console's; eia1's is raw bytes, waited for. */
@@ -114,24 +129,23 @@ uartread(Chan *c, void *buf, long n, uvlong off)
 	Uart *u = &uart[1];
 	char *p = buf;
 	long m = 0;
-	int s;
 
 	USED(off);
 	switch(c->qid){
 	case Qeia0:
 		return consreadline(buf, n);
 	}
-	s = splhi();
+	ilock(&uartlk);
 	while(u->r == u->w){
 		if(up->killed){
-			splx(s);
+			unlock(&uartlk);
 			return seterr(EINTR, nil);
 		}
-		sleep(u);
+		sleep(u, &uartlk);
 	}
 	while(m < n && u->r != u->w)
 		p[m++] = u->buf[u->r++ % Ibuf];
-	splx(s);
+	unlock(&uartlk);
 	return m;
 }
 
@@ -139,15 +153,18 @@ static long
 uartwrite(Chan *c, void *buf, long n, uvlong off)
 {
 	uchar *p = buf;
-	long i;
+	long i, k;
 
 	USED(off);
 	if(c->qid == QDIR)
 		return seterr(EISDIR, nil);
-	for(i = 0; i < n; i++){
-		if(i > 0 && i % 64 == 0 && schedpoint() < 0)
+	for(i = 0; i < n; i += 64){
+		if(i > 0 && schedpoint() < 0)
 			return i;
-		uartputc(c->qid == Qeia0 ? 0 : 1, p[i]);
+		ilock(&uartlk);
+		for(k = i; k < n && k < i + 64; k++)
+			uartputc(c->qid == Qeia0 ? 0 : 1, p[k]);
+		unlock(&uartlk);
 	}
 	return n;
 }
@@ -157,6 +174,7 @@ Dev uartdevtab = {
 	.tab = uartdir,
 	.ntab = nelem(uartdir),
 	.reset = uartreset,
+	.init = uartinit,
 	.read = uartread,
 	.write = uartwrite,
 };

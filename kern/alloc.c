@@ -4,8 +4,8 @@
  * pipes, files (kmalloc), which like C's malloc does not zero what it
  * returns: most callers fill it at once.  The heap is a fixed arena in
  * the kernel's bss, so that the count of free pages says exactly what
- * user address spaces hold.  Interrupt handlers allocate nothing, so
- * neither allocator needs interrupts off.
+ * user address spaces hold.  Each allocator has its lock; interrupt
+ * handlers allocate nothing.
  */
 #include "u.h"
 #include "mem.h"
@@ -14,10 +14,11 @@
 
 /* The free pages, each one's first word pointing to the next. */
 static struct {
+	Lock	lk;		/* guards the rest */
 	uintptr	*list;		/* first free page (virtual address) */
 	int	nfree;		/* pages on the list */
 	int	ntotal;		/* pages ever given to the list */
-} pages;
+} pages = { .lk = { .name = "pages" } };
 
 /* Give the physical pages [lo, hi) to the allocator. */
 void
@@ -42,11 +43,15 @@ pagealloc(int clear)
 {
 	uintptr *p;
 
+	lock(&pages.lk);
 	p = pages.list;
-	if(p == nil)
+	if(p == nil){
+		unlock(&pages.lk);
 		return nil;
+	}
 	pages.list = (uintptr*)*p;
 	pages.nfree--;
+	unlock(&pages.lk);
 	if(clear)
 		memset(p, 0, BY2PG);
 	return p;
@@ -59,9 +64,11 @@ pagefree(void *v)
 
 	if((uintptr)v % BY2PG || (uintptr)v < KZERO)
 		panic("pagefree %p", v);
+	lock(&pages.lk);
 	*p = (uintptr)pages.list;
 	pages.list = p;
 	pages.nfree++;
+	unlock(&pages.lk);
 }
 
 int
@@ -92,6 +99,7 @@ union Header {
 
 enum { HEAPSIZE = 16*1024*1024 };
 
+static Lock	heaplk = { .name = "heap" };	/* all below */
 static Header	arena[HEAPSIZE/sizeof(Header)];
 static Header	base;		/* the list's anchor, size 0 */
 static Header	*freep;		/* where the last search ended */
@@ -106,6 +114,7 @@ kmalloc(uint nbytes)
 	if(nbytes > HEAPSIZE)
 		return nil;
 	nunits = (nbytes + sizeof(Header) - 1)/sizeof(Header) + 1;
+	lock(&heaplk);
 	if(freep == nil){
 		arena[0].size = nelem(arena);
 		arena[0].next = &base;
@@ -124,10 +133,13 @@ kmalloc(uint nbytes)
 			}
 			freep = prev;
 			heapused += nunits;
+			unlock(&heaplk);
 			return p + 1;
 		}
-		if(p == freep)
+		if(p == freep){
+			unlock(&heaplk);
 			return nil;
+		}
 	}
 }
 
@@ -141,6 +153,7 @@ kfree(void *v)
 	bp = (Header*)v - 1;
 	if(bp < arena || bp >= arena + nelem(arena))
 		panic("kfree %p", v);
+	lock(&heaplk);
 	heapused -= bp->size;
 	/*
 	 * Find p, the free block bp goes after: the list is a ring in
@@ -162,6 +175,7 @@ kfree(void *v)
 	}else
 		p->next = bp;
 	freep = p;
+	unlock(&heaplk);
 }
 
 /* Bytes of heap in use, headers included. */

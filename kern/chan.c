@@ -10,6 +10,8 @@
 #include "dat.h"
 #include "fns.h"
 
+static Lock	mountlk = { .name = "mounts" };	/* mounts, and every Mount's union */
+static Lock	chanlk = { .name = "chan" };	/* every Chan's and Mount's ref */
 static Mount	*mounts[NMOUNT];	/* the binds in force; nil is a free slot */
 static Chan	*rootchan;	/* the root file system's root */
 
@@ -33,20 +35,30 @@ newchan(int type, uvlong qid)
 	return c;
 }
 
-/*
- * Only processes use channels, never interrupt handlers, and a process
- * in the kernel is not preempted: a plain count is enough.
- */
 void
 incref(Chan *c)
 {
+	lock(&chanlk);
 	c->ref++;
+	unlock(&chanlk);
+}
+
+/* Take one from *ref; what is left. */
+static int
+decref(int *ref)
+{
+	int r;
+
+	lock(&chanlk);
+	r = --*ref;
+	unlock(&chanlk);
+	return r;
 }
 
 void
 cclose(Chan *c)
 {
-	if(--c->ref > 0)
+	if(decref(&c->ref) > 0)
 		return;
 	if(c->mode >= 0)
 		devtab[c->type]->close(c);
@@ -73,7 +85,7 @@ mntclose(Mount *m)
 {
 	int i;
 
-	if(--m->ref > 0)
+	if(decref(&m->ref) > 0)
 		return;
 	cclose(m->from);
 	for(i = 0; i < m->n; i++)
@@ -87,7 +99,7 @@ eqchan(Chan *a, Chan *b)
 	return a->type == b->type && a->qid == b->qid;
 }
 
-/* The slot in mounts of the bind onto c, or -1. */
+/* The slot in mounts of the bind onto c, or -1.  mountlk must be held. */
 static int
 findmount(Chan *c)
 {
@@ -106,17 +118,23 @@ domount(Chan *c)
 	Chan *nc;
 	int i;
 
-	if((i = findmount(c)) < 0 || (nc = cclone(mounts[i]->to[0])) == nil)
+	lock(&mountlk);
+	if((i = findmount(c)) < 0 || (nc = cclone(mounts[i]->to[0])) == nil){
+		unlock(&mountlk);
 		return c;
+	}
 	nc->mnt = mounts[i];
+	lock(&chanlk);
 	nc->mnt->ref++;
+	unlock(&chanlk);
+	unlock(&mountlk);
 	cclose(c);
 	return nc;
 }
 
-/* The directories to search when walking from c: a union's, or c alone. */
-int
-unionof(Chan *c, Chan **dirs)
+/* unionof, with mountlk held and no references taken. */
+static int
+union1(Chan *c, Chan **dirs)
 {
 	int i;
 
@@ -127,6 +145,31 @@ unionof(Chan *c, Chan **dirs)
 	for(i = 0; i < c->mnt->n; i++)
 		dirs[i] = c->mnt->to[i];
 	return c->mnt->n;
+}
+
+/*
+ * The directories to search when walking from c: a union's, or c
+ * alone; each with a reference, which the caller gives back with
+ * unionclose, so that an unmount meanwhile cannot free it.
+ */
+int
+unionof(Chan *c, Chan **dirs)
+{
+	int i, n;
+
+	lock(&mountlk);
+	n = union1(c, dirs);
+	for(i = 0; i < n; i++)
+		incref(dirs[i]);
+	unlock(&mountlk);
+	return n;
+}
+
+void
+unionclose(Chan **dirs, int n)
+{
+	while(n-- > 0)
+		cclose(dirs[n]);
 }
 
 /* Walk c one element down: the new channel, or nil.  Either way c is closed. */
@@ -146,11 +189,13 @@ walk1(Chan *c, char *elem)
 		if((nc = cclone(dirs[i])) == nil)
 			break;
 		if(devtab[nc->type]->walk(nc, elem) == 0){
+			unionclose(dirs, n);
 			cclose(c);
 			return domount(nc);
 		}
 		cclose(nc);
 	}
+	unionclose(dirs, n);
 	cclose(c);
 	seterr(i < n ? ENOMEM : ENOENT, nil);
 	return nil;
@@ -257,7 +302,7 @@ namec(char *path, char *last)
 	return c;
 }
 
-/* The union that binding cn at co makes, in u: its size, or -1. */
+/* The union that binding cn at co makes, in u: its size, or -1.  mountlk must be held. */
 static int
 newunion(Chan *cn, Chan *co, int flag, Chan **u)
 {
@@ -267,7 +312,7 @@ newunion(Chan *cn, Chan *co, int flag, Chan **u)
 	if(flag == MBEFORE)
 		u[nu++] = cn;
 	if(flag != MREPL){
-		n = unionof(co, dirs);
+		n = union1(co, dirs);
 		for(i = 0; i < n; i++){
 			if(eqchan(dirs[i], cn))
 				continue;
@@ -281,7 +326,10 @@ newunion(Chan *cn, Chan *co, int flag, Chan **u)
 	return nu;
 }
 
-/* The mount point at co: the one there is, or a new one with an empty union. */
+/*
+ * The mount point at co: the one there is, or a new one with an empty
+ * union.  mountlk must be held.
+ */
 static Mount*
 mountat(Chan *co)
 {
@@ -326,22 +374,26 @@ kbind(char *new, char *old, int flag)
 		;	/* namec has said why */
 	else if((cn->qid & QDIR) != (co->qid & QDIR))
 		seterr(ENOTDIR, "bind: directory and file");
-	else if((nu = newunion(cn, co, flag, u)) >= 0 && (m = mountat(co)) != nil){
-		/* The union takes over cn's reference, and one more of each other. */
-		if(cn->mnt != nil){
-			mntclose(cn->mnt);
-			cn->mnt = nil;
+	else{
+		lock(&mountlk);
+		if((nu = newunion(cn, co, flag, u)) >= 0 && (m = mountat(co)) != nil){
+			/* The union takes over cn's reference, and one more of each other. */
+			if(cn->mnt != nil){
+				mntclose(cn->mnt);
+				cn->mnt = nil;
+			}
+			for(i = 0; i < nu; i++)
+				if(u[i] != cn)
+					incref(u[i]);
+			for(i = 0; i < m->n; i++)
+				cclose(m->to[i]);
+			for(i = 0; i < nu; i++)
+				m->to[i] = u[i];
+			m->n = nu;
+			cn = nil;
+			r = 0;
 		}
-		for(i = 0; i < nu; i++)
-			if(u[i] != cn)
-				incref(u[i]);
-		for(i = 0; i < m->n; i++)
-			cclose(m->to[i]);
-		for(i = 0; i < nu; i++)
-			m->to[i] = u[i];
-		m->n = nu;
-		cn = nil;
-		r = 0;
+		unlock(&mountlk);
 	}
 	if(cn != nil)
 		cclose(cn);
@@ -357,46 +409,48 @@ kbind(char *new, char *old, int flag)
 int
 kunmount(char *new, char *old)
 {
-	Chan *cn, *co;
+	Chan *cn = nil, *co;
 	Mount *m;
-	int i, j;
+	int i, j, r = 0;
 
 	if((co = namec(old, nil)) == nil)
 		return -1;
-	if((m = co->mnt) == nil){
+	if(new != nil && (cn = namec(new, nil)) == nil){
 		cclose(co);
-		return seterr(EINVAL, "not mounted");
+		return -1;
 	}
-	for(i = 0; mounts[i] != m; i++)
+	lock(&mountlk);
+	m = co->mnt;
+	for(i = 0; i < NMOUNT && (m == nil || mounts[i] != m); i++)
 		;
-	if(new != nil){
-		if((cn = namec(new, nil)) == nil){
-			cclose(co);
-			return -1;
-		}
+	if(i == NMOUNT)
+		r = seterr(EINVAL, "not mounted");
+	else if(cn != nil){
 		for(j = 0; j < m->n && !eqchan(m->to[j], cn); j++)
 			;
-		cclose(cn);
-		if(j == m->n){
-			cclose(co);
-			return seterr(ENOENT, "not in the union");
+		if(j == m->n)
+			r = seterr(ENOENT, "not in the union");
+		else{
+			cclose(m->to[j]);
+			m->n--;
+			memmove(&m->to[j], &m->to[j + 1], (m->n - j)*sizeof m->to[0]);
 		}
-		cclose(m->to[j]);
-		m->n--;
-		memmove(&m->to[j], &m->to[j + 1], (m->n - j)*sizeof m->to[0]);
 	}
-	if(new == nil || m->n == 0){
+	if(r == 0 && (cn == nil || m->n == 0)){
 		mounts[i] = nil;
 		mntclose(m);
 	}
+	unlock(&mountlk);
+	if(cn != nil)
+		cclose(cn);
 	cclose(co);
-	return 0;
+	return r;
 }
 
 /*
  * Take out of the table the binds onto directories that have been
  * removed (their stat fails): no name reaches them now, and they must
- * not fill the table for good.
+ * not fill the table for good.  mountlk must be held.
  */
 static void
 reclaim(void)

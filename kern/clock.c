@@ -1,7 +1,9 @@
 /*
- * The clock: the 8254 timer's channel 0 interrupts HZ times a second.
- * Each tick counts, feeds the two profilers the interrupted pc, and
- * wakes the processes sleeping on time.
+ * The clock: each processor's local APIC timer interrupts it HZ times
+ * a second (kern/apic.c).  Each tick feeds the two profilers the
+ * interrupted pc and counts in the processor's ticks; the first
+ * processor's also count as the system's time, ticks, and wake the
+ * processes sleeping on it.
  */
 #include "u.h"
 #include "mem.h"
@@ -9,31 +11,15 @@
 #include "fns.h"
 #include "x86.h"
 
-enum {
-	Timerfreq	= 1193182,	/* the 8254's input clock, Hz */
-	T0cntr		= 0x40,		/* channel 0 counter */
-	Tmode		= 0x43,		/* mode register */
-};
-
 uint	ticks;
 int	hz = 100;
 
 /*
  * The earliest tick at which a sleeper's time is up, so that the clock
- * scans the process table only when there is someone to wake.
+ * takes the lock only when there is someone to wake.
  */
+static Lock	tickslk = { .name = "ticks" };	/* nextwake, and sleeping on &ticks */
 static uint	nextwake;
-
-void
-clockinit(void)
-{
-	uint count = (Timerfreq + hz/2) / hz;
-
-	outb(Tmode, 0x34);	/* channel 0, low then high byte, rate generator */
-	outb(T0cntr, count);
-	outb(T0cntr, count >> 8);
-	i8259enable(IRQclock);
-}
 
 /*
  * The clock interrupt.  kprof wants the pc the tick interrupted;
@@ -43,27 +29,56 @@ clockinit(void)
 void
 clock(Ureg *u)
 {
+	Mach *m = thismach();
+	Proc *p = m->proc;
+
+	m->ticks++;
+	kprofclock(m, u->pc);
+	if(p != nil && (p->prof.buf | p->pcs.buf) != 0)
+		profclock(p, p->ureg->pc);
+	lapiceoi();
+	/*
+	 * Under QEMU's -icount the processors run in turn, and a busy one
+	 * gives up its turn only at a pause: without this one an idle
+	 * processor's clock, and so the work waiting for it, would wait.
+	 */
+	pause();
+	if(m->id != 0)
+		return;
 	ticks++;
-	kprofclock(u->pc);
-	if(up != nil && (up->prof.buf | up->pcs.buf) != 0)
-		profclock(up, up->ureg->pc);
-	i8259eoi(IRQclock);
 	if((int)(ticks - nextwake) >= 0){
+		ilock(&tickslk);
 		nextwake = ticks + Never;
 		wakeup(&ticks);
+		unlock(&tickslk);
 	}
 }
 
 /*
- * Have the clock wake the sleepers on &ticks at tick t.  It wakes them
- * all; those whose time is not up call this again before they go back
- * to sleep.  Interrupts must be off.
+ * Sleep for ms milliseconds, or until killed.  The clock wakes all
+ * the sleepers on &ticks at nextwake; those whose time is not up set
+ * it again.  The comparisons of ticks reach less than 2^31 ahead, and
+ * a long sleep at a high clock rate is longer than that (2^31 ms at
+ * 10000 Hz is 2^34 ticks): it is slept in pieces.
  */
 void
-wakeat(uint t)
+tsleep(uint ms)
 {
-	if((int)(t - nextwake) < 0)
-		nextwake = t;
+	uvlong left = ms2tick(ms);
+	uint until, n;
+
+	ilock(&tickslk);
+	while(left > 0 && !up->killed){
+		n = left < Never ? left : Never;
+		left -= n;
+		until = ticks + n;
+		while((int)(ticks - until) < 0 && !up->killed){
+			if((int)(until - nextwake) < 0)
+				nextwake = until;
+			sleep(&ticks, &tickslk);
+		}
+	}
+	unlock(&tickslk);
 }
 
 /*

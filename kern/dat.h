@@ -8,6 +8,8 @@ typedef struct Chan	Chan;
 typedef struct Context	Context;
 typedef struct Dev	Dev;
 typedef struct Dirtab	Dirtab;
+typedef struct Lock	Lock;
+typedef struct Mach	Mach;
 typedef struct FPsave	FPsave;
 typedef struct Mount	Mount;
 typedef struct Proc	Proc;
@@ -21,6 +23,7 @@ enum {
 	NUNION	= 8,	/* directories in one union */
 	ARGMAX	= 4096,	/* bytes of them */
 	PATHMAX	= 256,	/* longest path */
+	MAXMACH	= 8,	/* processors at most */
 	Never	= 0x7FFFFFFF,	/* ticks ahead: as far as comparisons of ticks reach */
 };
 
@@ -124,6 +127,41 @@ struct Dev {
 	int	(*remove)(Chan*);
 };
 
+/*
+ * A spinlock (kern/lock.c).  Taken with ilock, interrupts are off on
+ * the holder's processor until unlock.
+ */
+struct Lock {
+	uint	locked;		/* 1 while held */
+	char	*name;		/* for panics */
+	Mach	*m;		/* the holder */
+	uint	pc;		/* where it took the lock */
+	int	intr;		/* taken by ilock: unlock turns interrupts back on */
+};
+
+/*
+ * One processor's own data, Plan 9's Mach: found through its gs
+ * segment (thismach), whose base is the Mach itself.  Its own GDT and
+ * TSS, so that its kernel stack for traps from user mode is its own.
+ */
+enum { NSEG = 7 };
+struct Mach {
+	Mach	*self;		/* at gs:0, for thismach */
+	int	id;		/* 0 to nmach-1: 0 is the one that booted */
+	int	apicid;		/* its local APIC's id */
+	Proc	*proc;		/* up: the process running here, or nil */
+	Context	*sched;		/* the scheduler's, for sched to go back to */
+	int	ncli;		/* depth of pushcli */
+	int	nlock;		/* locks it holds */
+	int	intena;		/* were interrupts on before the first pushcli? */
+	uint	ticks;		/* of its own clock */
+	volatile int	online;		/* it has started and runs the scheduler */
+	uint	*kpcell;	/* the kprof counts its clock adds to (dev/devkprof.c) */
+	volatile uint	kpbusy;		/* in kprofclock: kpctl waits for it */
+	uvlong	gdt[NSEG];
+	uint	tss[26];	/* the 104-byte TSS: only esp0, ss0 and the I/O map base matter */
+};
+
 enum { Unused, Embryo, Sleeping, Runnable, Running, Zombie };
 
 /*
@@ -193,9 +231,22 @@ struct Proc {
 	FPsave	fpsave;		/* its FPU registers while it is not running */
 };
 
-extern Proc	*up;		/* the process running now, or nil */
+extern Mach	mach[MAXMACH];
+extern int	nmach;		/* processors running */
+
+/* This processor's Mach.  volatile: a process that slept may wake on another. */
+static inline Mach*
+thismach(void)
+{
+	Mach *m;
+
+	asm volatile("movl %%gs:0, %0" : "=r"(m));
+	return m;
+}
+
+#define up	(thismach()->proc)	/* the process running on this processor, or nil */
 extern Dev	*devtab[];
-extern uint	ticks;		/* clock ticks since boot */
+extern uint	ticks;		/* the first processor's clock ticks since boot */
 extern int	hz;
 extern char	text[], etext[], end[];
 extern char	ktextsize[];	/* its address is etext - text (boot/kernel.ld) */

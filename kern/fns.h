@@ -3,8 +3,10 @@
 #include "x86.h"
 
 enum {
-	IRQ0		= 32,	/* vector of IRQ 0 */
-	IRQclock	= 0,
+	IRQ0		= 32,	/* vector of the I/O APIC's input 0 */
+	NIRQ		= 24,	/* its inputs */
+	Tclock		= IRQ0,	/* the local APIC timer's vector; input 0, the 8254, is never enabled */
+	Tspurious	= 0xFF,	/* the local APIC's spurious interrupt */
 };
 
 /* alloc.c */
@@ -18,6 +20,15 @@ void	kfree(void*);
 uint	heapinuse(void);
 uint	heapfree(void);
 
+/* apic.c */
+extern volatile uint	*lapic, *ioapic;
+void	lapicinit(void);
+int	lapicid(void);
+void	lapiceoi(void);
+void	lapicipi(int, uint);
+void	ioapicinit(void);
+void	ioapicenable(int);
+
 /* archive.c */
 void	rootload(uchar*, uint);
 void	rootfile(char*, uchar*, uint);
@@ -28,6 +39,7 @@ void	incref(Chan*);
 void	cclose(Chan*);
 Chan	*cclone(Chan*);
 int	unionof(Chan*, Chan**);
+void	unionclose(Chan**, int);
 int	cleanpath(char*, char*, char*);
 Chan	*namec(char*, char*);
 int	kbind(char*, char*, int);
@@ -35,10 +47,9 @@ int	kunmount(char*, char*);
 void	chaninit(Chan*);
 
 /* clock.c */
-void	clockinit(void);
 void	clock(Ureg*);
+void	tsleep(uint);
 uvlong	ms2tick(uint);
-void	wakeat(uint);
 
 /* dev.c */
 void	chandevreset(void);
@@ -68,13 +79,20 @@ void	fpuinit(void);
 
 /* i8259.c */
 void	i8259init(void);
-void	i8259enable(int);
-void	i8259eoi(int);
+
+/* lock.c */
+void	pushcli(void);
+void	popcli(void);
+int	holding(Lock*);
+void	lock(Lock*);
+void	ilock(Lock*);
+void	unlock(Lock*);
 
 /* main.c */
 void	poweroff(int) __attribute__((noreturn));
 
 /* mmu.c */
+void	gdtinit(Mach*);
 void	mmuinit(void);
 pte_t	*newpgdir(void);
 void	unmapuser(pte_t*, uintptr, uintptr);
@@ -88,7 +106,12 @@ void	switchuvm(Proc*);
 void	switchkvm(void);
 void	flushtlb(void);
 
+/* mp.c */
+void	mpinit(void);
+void	mpstart(void);
+
 /* print.c */
+extern int	panicking;
 void	print(char*, ...);
 void	panic(char*, ...) __attribute__((noreturn));
 
@@ -99,9 +122,8 @@ void	userinit(void);
 void	scheduler(void);
 void	yield(void);
 int	schedpoint(void);
-void	sleep(void*);
+void	sleep(void*, Lock*);
 void	wakeup(void*);
-void	tsleep(uint);
 int	pfork(void);
 void	pexit(int) __attribute__((noreturn));
 int	pwait(int*);
@@ -195,6 +217,7 @@ long	syssetnoteid(uint*);
 
 /* trap.c */
 void	trapinit(void);
+void	idtinit(void);
 void	intrenable(int, void (*)(void*), void*);
 void	trap(Ureg*);
 
@@ -207,25 +230,34 @@ void	rootdata(Chan*, uchar*, uint);	/* dev/devroot.c: a boot file's contents, wh
 
 /*
  * dev/devkprof.c: each clock tick's pc, inline in the clock.  A tick
- * that interrupted pc counts in cell 0 and, if pc is in kernel text (a
- * user pc is below KZERO, so never), in cell 1 and the pc's 8-byte
- * bin.  Interrupts are off, and there is one processor: no lock.
+ * that interrupted pc counts in cell 0 of its processor's counts (kpcell)
+ * and, if pc is in kernel text (a user pc is below KZERO, so never), in
+ * cell 1 and the pc's 8-byte bin.  Each processor counts in cells of
+ * its own, which kpdata sums, so no increment is lost and the hook
+ * takes no lock.  kpbusy, set with xchg before kprofon is looked at
+ * again, tells kpctl when a tick that saw it on is done.
  */
-enum { KPbinshift = 3, KPmaxtext = 128*1024 };
-extern int	kprofon;
-extern uint	kprofcell[2 + (KPmaxtext >> KPbinshift)];
+enum { KPbinshift = 3, KPmaxtext = 128*1024, KPncell = 2 + (KPmaxtext >> KPbinshift) };
+extern volatile uint	kprofon;
 
 static inline void
-kprofclock(uint pc)
+kprofclock(Mach *m, uint pc)
 {
+	uint *c;
+
 	if(!kprofon)
 		return;
-	satinc(&kprofcell[0]);
-	pc -= (uint)text;
-	if(pc >= (uint)ktextsize)
-		return;
-	satinc(&kprofcell[1]);
-	satinc(&kprofcell[2 + (pc >> KPbinshift)]);
+	xchg(&m->kpbusy, 1);
+	if(kprofon){
+		c = m->kpcell;
+		satinc(&c[0]);
+		pc -= (uint)text;
+		if(pc < (uint)ktextsize){
+			satinc(&c[1]);
+			satinc(&c[2 + (pc >> KPbinshift)]);
+		}
+	}
+	m->kpbusy = 0;
 }
 
 /* Shared among the devices in dev/ */

@@ -1,7 +1,6 @@
 /*
- * The pair of 8259A interrupt controllers: IRQ 0-15 become vectors
- * IRQ0 to IRQ0+15, every line masked until intrenable (kern/trap.c)
- * lets it through.
+ * The pair of 8259A interrupt controllers, which the APICs replace
+ * (kern/apic.c): every line masked for good.
  */
 #include "u.h"
 #include "mem.h"
@@ -12,18 +11,9 @@
 enum {
 	Pic1	= 0x20,		/* command port; data is +1 */
 	Pic2	= 0xA0,
-	EOI	= 0x20,
 };
 
-static ushort mask = 0xFFFF & ~(1<<2);	/* line 2 is the cascade */
-
-static void
-setmask(void)
-{
-	outb(Pic1+1, mask);
-	outb(Pic2+1, mask >> 8);
-}
-
+/* Remapped clear of the exceptions, in case one interrupts anyway, and masked. */
 void
 i8259init(void)
 {
@@ -35,20 +25,6 @@ i8259init(void)
 	outb(Pic2+1, IRQ0 + 8);
 	outb(Pic2+1, 2);
 	outb(Pic2+1, 0x01);
-	setmask();
-}
-
-void
-i8259enable(int irq)
-{
-	mask &= ~(1<<irq);
-	setmask();
-}
-
-void
-i8259eoi(int irq)
-{
-	if(irq >= 8)
-		outb(Pic2, EOI);
-	outb(Pic1, EOI);
+	outb(Pic1+1, 0xFF);
+	outb(Pic2+1, 0xFF);
 }

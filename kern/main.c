@@ -129,6 +129,7 @@ poweroff(int status)
 void
 main(uint magic, Mbinfo *mb)
 {
+	gdtinit(&mach[0]);	/* first: locks find their processor's Mach through gs */
 	chandevreset();
 	print("\nkprof kernel: booting\n");
 	if(magic != Mbmagic)
@@ -138,16 +139,20 @@ main(uint magic, Mbinfo *mb)
 		parsecmdline(KADDR(mb->cmdline));
 	meminit(mb);
 	mmuinit();
+	mpinit();
 	trapinit();
 	i8259init();
+	ioapicinit();
 	chandevinit();
 	chaninit(cattach('/'));
 	loadmods(mb);
 	if(kbind("#c", "/dev", MAFTER) < 0 || kbind("#t", "/dev", MAFTER) < 0
 	|| kbind("#T", "/dev", MAFTER) < 0)
 		panic("cannot build /dev");
-	clockinit();
-	print("%d MB, %d free pages, hz %d\n", pagestotal()*BY2PG >> 20, pagesfree(), hz);
+	lapicinit();
+	mpstart();
 	userinit();
+	print("%d MB, %d free pages, hz %d, %d cpus\n", pagestotal()*BY2PG >> 20, pagesfree(), hz, nmach);
+	mach[0].online = 1;
 	scheduler();
 }

@@ -15,6 +15,8 @@
 #define USTACKTOP	USEREND		/* top of user space (kern/sys.h), KZERO */
 #define USTACKSIZE	(64*1024)
 #define USTACK		(USTACKTOP - USTACKSIZE)
+#define APICBASE	0xFEC00000	/* the I/O APIC, and 2 MB on the local APIC: kept mapped */
+#define APBOOT		0x7000		/* where the other processors start (boot/apboot.asm) */
 #define KSTACK		8192		/* per-process kernel stack, from the heap */
 
 #define PADDR(va)	((uintptr)(va) - KZERO)
@@ -24,6 +26,9 @@
 #define PTEP		0x001	/* present */
 #define PTEW		0x002	/* writable */
 #define PTEU		0x004	/* user */
+#define PTEPWT		0x008	/* write-through */
+#define PTEPCD		0x010	/* not cached */
+#define PTEBIG		0x080	/* a 4 MB page */
 #define PTEADDR(e)	((e) & ~0xFFF)
 #define PDX(va)		(((uintptr)(va) >> 22) & 0x3FF)
 #define PTX(va)		(((uintptr)(va) >> 12) & 0x3FF)
@@ -34,3 +39,4 @@
 #define UCSEG		((3<<3)|3)
 #define UDSEG		((4<<3)|3)
 #define TSSSEG		(5<<3)
+#define MACHSEG		(6<<3)	/* gs in the kernel: this processor's Mach */

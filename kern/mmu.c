@@ -12,8 +12,6 @@
 #include "fns.h"
 #include "x86.h"
 
-static uvlong	gdt[6];
-static uint	tss[26];	/* the 104-byte TSS: only esp0, ss0 and the I/O map base matter */
 static pte_t	*kpgdir;	/* the kernel half alone, for when no process runs */
 extern pte_t	bootpgdir[];
 
@@ -29,34 +27,41 @@ segdesc(uint base, uint limit, uint access, int gran)
 	return (uvlong)hi << 32 | lo;
 }
 
+/*
+ * Processor m's own segments: the flat ones, its TSS, and the one whose
+ * base is m, which the kernel keeps in gs (kern/trapasm.asm) so that
+ * thismach finds m.
+ */
 void
-mmuinit(void)
+gdtinit(Mach *m)
 {
 	struct { ushort limit; uint base; } __attribute__((packed)) gdtr;
-	int i;
 
+	m->self = m;
 	/* Only the user code and data segments are usable from ring 3 (DPL 3). */
-	gdt[KCSEG>>3] = segdesc(0, 0xFFFFF, 0x9A, 1);
-	gdt[KDSEG>>3] = segdesc(0, 0xFFFFF, 0x92, 1);
-	gdt[UCSEG>>3] = segdesc(0, 0xFFFFF, 0xFA, 1);
-	gdt[UDSEG>>3] = segdesc(0, 0xFFFFF, 0xF2, 1);
-	gdt[TSSSEG>>3] = segdesc((uint)tss, sizeof tss - 1, 0x89, 0);
-	gdt[TSSSEG>>3] &= ~((uvlong)0x4 << 52);	/* a TSS descriptor has no D bit */
-	tss[2] = KDSEG;				/* ss0 */
+	m->gdt[KCSEG>>3] = segdesc(0, 0xFFFFF, 0x9A, 1);
+	m->gdt[KDSEG>>3] = segdesc(0, 0xFFFFF, 0x92, 1);
+	m->gdt[UCSEG>>3] = segdesc(0, 0xFFFFF, 0xFA, 1);
+	m->gdt[UDSEG>>3] = segdesc(0, 0xFFFFF, 0xF2, 1);
+	m->gdt[TSSSEG>>3] = segdesc((uint)m->tss, sizeof m->tss - 1, 0x89, 0);
+	m->gdt[TSSSEG>>3] &= ~((uvlong)0x4 << 52);	/* a TSS descriptor has no D bit */
+	m->gdt[MACHSEG>>3] = segdesc((uint)m, sizeof(Mach) - 1, 0x92, 0);
+	m->tss[2] = KDSEG;				/* ss0 */
 	/*
 	 * The I/O map starts past the TSS's limit, so it is empty and, with
 	 * IOPL 0 in every user EFLAGS, in and out fault in user mode.
 	 */
-	((ushort*)tss)[51] = sizeof tss;
-	gdtr.limit = sizeof gdt - 1;
-	gdtr.base = (uint)gdt;
+	((ushort*)m->tss)[51] = sizeof m->tss;
+	gdtr.limit = sizeof m->gdt - 1;
+	gdtr.base = (uint)m->gdt;
 	asm volatile("lgdt %0\n"
 		"ljmp %1, $1f\n"
 		"1: movw %w2, %%ax\n"
 		"movw %%ax, %%ds; movw %%ax, %%es; movw %%ax, %%ss\n"
-		"movw %%ax, %%fs; movw %%ax, %%gs\n"
+		"movw %%ax, %%fs\n"
+		"movw %w4, %%ax; movw %%ax, %%gs\n"
 		"ltr %w3"
-		: : "m"(gdtr), "i"(KCSEG), "r"(KDSEG), "r"(TSSSEG) : "eax", "memory");
+		: : "m"(gdtr), "i"(KCSEG), "r"(KDSEG), "r"(TSSSEG), "r"(MACHSEG) : "eax", "memory");
 	/*
 	 * No LDT.  The LDT register keeps its reset value (base 0) until it
 	 * is loaded, and then a user program could write descriptors, call
@@ -65,11 +70,23 @@ mmuinit(void)
 	 * selector fault.
 	 */
 	asm volatile("lldt %w0" : : "r"(0));
+}
+
+/*
+ * The kernel's page directory: physical memory at KZERO, and the 4 MB
+ * from APICBASE where the APICs' registers are, uncached, at their
+ * physical addresses.
+ */
+void
+mmuinit(void)
+{
+	int i;
 
 	/* From here on the first 4 MB are no longer mapped at 0. */
 	kpgdir = pagealloc(1);
 	for(i = PDX(KZERO); i < 1024; i++)
 		kpgdir[i] = bootpgdir[i];
+	kpgdir[PDX(APICBASE)] = APICBASE | PTEP | PTEW | PTEBIG | PTEPWT | PTEPCD;
 	lcr3(PADDR(kpgdir));
 }
 
@@ -293,7 +310,7 @@ okuser(uintptr va, uint len, int write)
 void
 switchuvm(Proc *p)
 {
-	tss[1] = (uint)p->kstack + KSTACK;	/* esp0 */
+	thismach()->tss[1] = (uint)p->kstack + KSTACK;	/* esp0 */
 	if(rcr3() != PADDR(p->pgdir))
 		lcr3(PADDR(p->pgdir));
 }

@@ -23,6 +23,8 @@ print(char *fmt, ...)
 	consputs(buf, n < (int)sizeof buf ? n : (int)sizeof buf - 1);
 }
 
+int	panicking;	/* print then takes no lock: whatever is held, the message goes out */
+
 void
 panic(char *fmt, ...)
 {
@@ -30,6 +32,7 @@ panic(char *fmt, ...)
 	va_list ap;
 
 	cli();
+	panicking = 1;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);

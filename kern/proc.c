@@ -1,12 +1,13 @@
 /*
  * Processes: creation, the scheduler, sleep and wakeup, fork, exit,
- * wait and kill, and note groups.  There is one processor, and a
- * process in the kernel is never preempted, only interrupted; so
- * interrupts need be off (splhi ... splx) only around what interrupt
- * handlers touch too: the processes' states and the run queue
- * (wakeup), console and serial input, the profilers.  A process in the
- * kernel gives the processor up only where it sleeps, and at the
- * scheduling points of long system calls (schedpoint).
+ * wait and kill, and note groups.  Every processor runs the scheduler,
+ * taking processes from the one run queue.  The lock procs guards the process table's
+ * states, the run queue and the parent links; it is held across the
+ * switch to a process and back, as xv6's, so that no other processor
+ * takes a process whose registers are still being saved.  A process in
+ * the kernel is never preempted, only interrupted: it gives its
+ * processor up only where it sleeps, and at the scheduling points of
+ * long system calls (schedpoint).
  */
 #include "u.h"
 #include "mem.h"
@@ -14,15 +15,14 @@
 #include "fns.h"
 #include "x86.h"
 
+static Lock	procs = { .name = "procs" };	/* all below, and every Proc's state, wchan, parent */
 static Proc	proc[NPROC];
-static Context	*schedctx;	/* the scheduler's, for sched to return to */
 static int	nextpid = 1;
 static Proc	*initproc;
-Proc	*up;
 
 /*
  * The run queue: the Runnable processes, first come first served,
- * linked through rnext.  Interrupts off to touch it.
+ * linked through rnext.
  */
 static struct {
 	Proc	*head;
@@ -49,38 +49,61 @@ splx(int s)
 }
 
 /*
+ * A new process's first swtch, from the scheduler, arrives here with
+ * procs held: let go of it, and return into trapret (newproc).
+ */
+static void
+forkret(void)
+{
+	unlock(&procs);
+}
+
+/* Give p's slot back. */
+static void
+freeproc(Proc *p)
+{
+	ilock(&procs);
+	p->pid = 0;
+	p->parent = nil;
+	p->state = Unused;
+	unlock(&procs);
+}
+
+/*
  * A fresh process with a kernel stack arranged so that the first swtch
- * to it returns into trapret, and so to user mode through p->ureg.
+ * to it goes through forkret into trapret, and so to user mode through
+ * p->ureg.
  */
 static Proc*
 newproc(void)
 {
 	Proc *p;
 	char *sp;
-	int s;
 
-	s = splhi();
+	ilock(&procs);
 	for(p = proc; p < proc + NPROC; p++)
 		if(p->state == Unused)
 			break;
 	if(p == proc + NPROC){
-		splx(s);
+		unlock(&procs);
 		return nil;
 	}
 	p->state = Embryo;
 	p->pid = nextpid++;
-	splx(s);
+	unlock(&procs);
 	if((p->kstack = kmalloc(KSTACK)) == nil){
-		p->state = Unused;
+		freeproc(p);
 		return nil;
 	}
 	sp = p->kstack + KSTACK;
 	sp -= sizeof(Ureg);
 	p->ureg = (Ureg*)sp;
+	sp -= sizeof(uint);
+	*(uint*)sp = (uint)trapret;
 	sp -= sizeof(Context);
 	p->context = (Context*)sp;
 	memset(p->context, 0, sizeof(Context));
-	p->context->pc = (uint)trapret;
+	p->context->pc = (uint)forkret;
 	p->killed = 0;
 	p->status = 0;
 	p->parent = nil;
@@ -93,7 +116,7 @@ newproc(void)
 	return p;
 }
 
-/* Make p Runnable, last in the run queue.  Interrupts must be off. */
+/* Make p Runnable, last in the run queue.  procs must be held. */
 static void
 ready(Proc *p)
 {
@@ -121,8 +144,9 @@ userinit(void)
 	if(kexec("/bin/init", argv) < 0)
 		panic("userinit: /bin/init: %s (errno %d)", p->err, p->errno);
 	up = nil;
-	splhi();
+	ilock(&procs);
 	ready(p);
+	unlock(&procs);
 }
 
 /* The hlt that the profiles show as idle time. */
@@ -134,53 +158,75 @@ idle(void)
 
 /*
  * Run the first process of the run queue, forever; idle when it is
- * empty.  The last process's page tables stay loaded meanwhile: the
- * kernel half is the same in all, and the next process may well be the
- * same one.
+ * empty.  With one processor the last process's page tables stay
+ * loaded meanwhile: the kernel half is the same in all, and the next
+ * process may well be the same one.  With more, the process may run
+ * next on another processor, change its tables there, or exit and free
+ * them: this one lets go of them, and of what its TLB holds of them.
+ * Interrupts are off but in idle: a process that a wakeup on another
+ * processor readies is seen here by the next tick at the latest.
  */
 void
 scheduler(void)
 {
+	Mach *m = thismach();
 	Proc *p;
 
 	cli();
 	for(;;){
-		while((p = runq.head) == nil)
+		ilock(&procs);
+		if((p = runq.head) == nil){
+			unlock(&procs);
 			idle();
+			continue;
+		}
 		runq.head = p->rnext;
 		if(runq.head == nil)
 			runq.tail = nil;
-		up = p;
+		m->proc = p;
 		switchuvm(p);
 		fxrstor(&p->fpsave);	/* its FPU registers, until it stops (kern/fpu.c) */
 		p->state = Running;
-		p->turn = ticks;
-		swtch(&schedctx, p->context);
+		p->turn = m->ticks;
+		swtch(&m->sched, p->context);
 		fxsave(&p->fpsave);
-		up = nil;
+		m->proc = nil;
+		if(nmach > 1)
+			switchkvm();
+		unlock(&procs);
 	}
 }
 
-/* Give the processor back to the scheduler.  Interrupts must be off. */
+/*
+ * Give the processor back to the scheduler, with procs held and no
+ * other lock.  Whether interrupts were on is the process's, not the
+ * processor's: it may come back on another.
+ */
 static void
 sched(void)
 {
+	Mach *m = thismach();
+	int intena;
+
+	if(!holding(&procs) || m->nlock != 1 || m->ncli != 1)
+		panic("sched: locks held");
 	if(readeflags() & FL_IF)
 		panic("sched: interruptible");
-	swtch(&up->context, schedctx);
+	intena = m->intena;
+	swtch(&up->context, m->sched);
+	thismach()->intena = intena;
 }
 
 /* Let the next runnable process run; if there is none, go on at once. */
 void
 yield(void)
 {
-	int s = splhi();
-
+	ilock(&procs);
 	if(runq.head != nil){
 		ready(up);
 		sched();
 	}
-	splx(s);
+	unlock(&procs);
 }
 
 /*
@@ -207,7 +253,7 @@ schedpoint(void)
 {
 	if(up == nil)
 		return 0;	/* at boot, loading the root file system */
-	if(ticks != up->turn)
+	if(thismach()->ticks != up->turn)
 		yield();
 	if(up->killed)
 		return seterr(EINTR, nil);
@@ -215,60 +261,51 @@ schedpoint(void)
 }
 
 /*
- * Wait for a wakeup on chan.  Interrupts must be off since the caller
- * tested its condition, so that no wakeup is lost in between.
+ * Wait for a wakeup on chan.  The caller holds lk, which guards the
+ * condition it tested: wakeup's caller must take lk too, so no wakeup
+ * falls between the test and the sleep.  lk is held again on return.
  */
 void
-sleep(void *chan)
+sleep(void *chan, Lock *lk)
 {
+	if(lk != &procs){
+		ilock(&procs);
+		unlock(lk);
+	}
 	up->wchan = chan;
 	up->state = Sleeping;
 	sched();
 	up->wchan = nil;
+	if(lk != &procs){
+		unlock(&procs);
+		lock(lk);
+	}
+}
+
+/* Ready the sleepers on chan.  procs must be held. */
+static void
+wakeup1(void *chan)
+{
+	Proc *p;
+
+	for(p = proc; p < proc + NPROC; p++)
+		if(p->state == Sleeping && p->wchan == chan)
+			ready(p);
 }
 
 void
 wakeup(void *chan)
 {
-	Proc *p;
-	int s = splhi();
-
-	for(p = proc; p < proc + NPROC; p++)
-		if(p->state == Sleeping && p->wchan == chan)
-			ready(p);
-	splx(s);
-}
-
-/*
- * Sleep for ms milliseconds, or until killed.  The comparisons of
- * ticks reach less than 2^31 ahead, and a long sleep at a high clock
- * rate is longer than that (2^31 ms at 10000 Hz is 2^34 ticks): it is
- * slept in pieces.
- */
-void
-tsleep(uint ms)
-{
-	uvlong left = ms2tick(ms);
-	uint until, n;
-	int s = splhi();
-
-	while(left > 0 && !up->killed){
-		n = left < Never ? left : Never;
-		left -= n;
-		until = ticks + n;
-		while((int)(ticks - until) < 0 && !up->killed){
-			wakeat(until);
-			sleep(&ticks);
-		}
-	}
-	splx(s);
+	ilock(&procs);
+	wakeup1(chan);
+	unlock(&procs);
 }
 
 int
 pfork(void)
 {
 	Proc *np;
-	int i, s;
+	int i, pid;
 
 	if((np = newproc()) == nil)
 		return seterr(EAGAIN, "no free process");
@@ -281,7 +318,7 @@ pfork(void)
 	profforget(np);
 	if((np->pgdir = copypgdir(up->pgdir)) == nil){
 		kfree(np->kstack);
-		np->state = Unused;
+		freeproc(np);
 		return seterr(ENOMEM, nil);
 	}
 	*np->ureg = *up->ureg;
@@ -301,12 +338,13 @@ pfork(void)
 	 * The note group and a kill that came while the memory was copied
 	 * go over together, so that no ^C misses a child (a fork bomb).
 	 */
-	s = splhi();
+	ilock(&procs);
 	np->noteid = up->noteid;
 	np->killed = up->killed;
+	pid = np->pid;	/* before it can run, and exit */
 	ready(np);
-	splx(s);
-	return np->pid;
+	unlock(&procs);
+	return pid;
 }
 
 /* End the current process; its parent collects status with wait. */
@@ -331,16 +369,16 @@ pexit(int status)
 	up->pgdir = nil;
 	switchkvm();
 	freepgdir(pd);
-	splhi();
+	ilock(&procs);
 	for(p = proc; p < proc + NPROC; p++)
 		if(p->parent == up){
 			p->parent = initproc;
 			if(p->state == Zombie)
-				wakeup(initproc);
+				wakeup1(initproc);
 		}
 	up->status = status;
 	up->state = Zombie;
-	wakeup(up->parent);
+	wakeup1(up->parent);
 	sched();
 	panic("zombie ran");
 }
@@ -350,9 +388,10 @@ int
 pwait(int *status)
 {
 	Proc *p;
-	int havekids, pid, s;
+	char *kstack;
+	int havekids, pid;
 
-	s = splhi();
+	ilock(&procs);
 	for(;;){
 		havekids = 0;
 		for(p = proc; p < proc + NPROC; p++){
@@ -364,27 +403,28 @@ pwait(int *status)
 			pid = p->pid;
 			if(status != nil)
 				*status = p->status;
-			kfree(p->kstack);
+			kstack = p->kstack;
 			p->kstack = nil;
 			p->parent = nil;
 			p->pid = 0;
 			p->state = Unused;
-			splx(s);
+			unlock(&procs);
+			kfree(kstack);
 			return pid;
 		}
 		if(!havekids){
-			splx(s);
+			unlock(&procs);
 			return seterr(ECHILD, nil);
 		}
 		if(up->killed){
-			splx(s);
+			unlock(&procs);
 			return seterr(EINTR, nil);
 		}
-		sleep(up);
+		sleep(up, &procs);
 	}
 }
 
-/* Mark p to die on its way back to user mode.  Interrupts are off. */
+/* Mark p to die on its way back to user mode.  procs must be held. */
 static void
 killp(Proc *p)
 {
@@ -397,19 +437,19 @@ int
 pkill(int pid)
 {
 	Proc *p;
-	int s = splhi();
 
+	ilock(&procs);
 	for(p = proc; p < proc + NPROC; p++)
 		if(p->pid == pid && p->state != Unused && p->state != Zombie){
 			if(p == initproc){
-				splx(s);
+				unlock(&procs);
 				return seterr(EPERM, "cannot kill init");
 			}
 			killp(p);
-			splx(s);
+			unlock(&procs);
 			return 0;
 		}
-	splx(s);
+	unlock(&procs);
 	return seterr(ESRCH, nil);
 }
 
@@ -423,12 +463,12 @@ void
 pkillgrp(int id)
 {
 	Proc *p;
-	int s = splhi();
 
+	ilock(&procs);
 	for(p = proc; p < proc + NPROC; p++)
 		if(p->noteid == id && p != initproc && p->state != Unused && p->state != Zombie)
 			killp(p);
-	splx(s);
+	unlock(&procs);
 }
 
 /* The text of /dev/ps: a line per process. */
@@ -439,6 +479,7 @@ procdump(char *buf, int n)
 	Proc *p;
 	int len = 0;
 
+	ilock(&procs);
 	len += snprintf(buf, n, "%5s %5s %-7s %8s %s\n", "pid", "ppid", "state", "mem", "name");
 	for(p = proc; p < proc + NPROC && len < n; p++){
 		if(p->state == Unused)
@@ -447,5 +488,6 @@ procdump(char *buf, int n)
 			p->parent ? p->parent->pid : 0, states[p->state],
 			(p->brk - UTZERO + USTACKSIZE)/1024, p->name);
 	}
+	unlock(&procs);
 	return len < n ? len : n;
 }

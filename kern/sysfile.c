@@ -78,11 +78,13 @@ ccreate(char *path, int omode, uint perm)
 		if(devtab[dirs[i]->type]->create != devcreate)
 			break;
 	if(i == n){
+		unionclose(dirs, n);
 		cclose(c);
 		seterr(EACCES, "directory does not allow create");
 		return nil;
 	}
 	nc = cclone(dirs[i]);
+	unionclose(dirs, n);
 	cclose(c);
 	if((c = nc) == nil){
 		seterr(ENOMEM, nil);
@@ -181,6 +183,7 @@ unionread(Chan *c, char *buf, long n, uvlong off)
 			else
 				m += r;
 		}
+	unionclose(dirs, nd);
 	return m;
 }
 

@@ -20,7 +20,7 @@ extern char	trapretload[], trapretend[];	/* kern/trapasm.asm */
 static struct {
 	void	(*f)(void*);
 	void	*arg;
-} intr[16];
+} intr[NIRQ];
 
 static char *excname[] = {
 	"divide error", "debug", "nmi", "breakpoint", "overflow",
@@ -41,27 +41,35 @@ gate(uint handler, int dpl)
 	return (uvlong)hi << 32 | lo;
 }
 
+/* The table all processors share; each loads it with idtinit. */
 void
 trapinit(void)
 {
-	struct { ushort limit; uint base; } __attribute__((packed)) idtr;
 	int i;
 
 	/* DPL 0 but for the system call: int N from user mode faults. */
 	for(i = 0; i < 256; i++)
 		idt[i] = gate(vectors[i], i == T_SYSCALL ? 3 : 0);
+	idtinit();
+}
+
+void
+idtinit(void)
+{
+	struct { ushort limit; uint base; } __attribute__((packed)) idtr;
+
 	idtr.limit = sizeof idt - 1;
 	idtr.base = (uint)idt;
 	asm volatile("lidt %0" : : "m"(idtr));
 }
 
-/* Have IRQ irq call f(arg), and let it through the 8259. */
+/* Have IRQ irq call f(arg), and let it through the I/O APIC. */
 void
 intrenable(int irq, void (*f)(void*), void *arg)
 {
 	intr[irq].f = f;
 	intr[irq].arg = arg;
-	i8259enable(irq);
+	ioapicenable(irq);
 }
 
 static char*
@@ -106,14 +114,11 @@ trap(Ureg *u)
 		sti();	/* so that the clock sees, and kprof profiles, the kernel at work */
 		syscall(u);
 		break;
-	case IRQ0 + IRQclock:
+	case Tclock:
 		clock(u);
 		break;
-	case IRQ0 + 7:
-		break;	/* spurious: the 8259 wants no EOI */
-	case IRQ0 + 15:
-		i8259eoi(2);	/* spurious on the slave: only the master wants one */
-		break;
+	case Tspurious:
+		break;	/* the local APIC's: it wants no EOI */
 	case 1:
 		/*
 		 * The kernel sets no breakpoints and never single-steps, but a
@@ -125,10 +130,10 @@ trap(Ureg *u)
 		userfault(u->trap, u->pc);
 		break;
 	default:
-		if(u->trap >= IRQ0 && u->trap < IRQ0 + 16){
+		if(u->trap > IRQ0 && u->trap < IRQ0 + NIRQ){
 			if(intr[u->trap - IRQ0].f != nil)
 				intr[u->trap - IRQ0].f(intr[u->trap - IRQ0].arg);
-			i8259eoi(u->trap - IRQ0);
+			lapiceoi();
 			break;
 		}
 		if(user){
@@ -147,7 +152,7 @@ trap(Ureg *u)
 		return;
 	if(up->killed)
 		pexit(255);
-	if(u->trap == IRQ0 + IRQclock)
+	if(u->trap == Tclock)
 		yield();
 	if(up->killed)
 		pexit(255);

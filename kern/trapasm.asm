@@ -4,12 +4,13 @@
 ; it all; a new process starts there too (see newproc in kern/proc.c).
 ;
 ; The segment registers a user program leaves are its own business: the
-; kernel saves them, runs on its own, and loads the user's again only in
-; trapret.  A selector that no longer loads faults there, and trap()
-; knows those instructions (trapretload to trapretend) and kills the
-; process rather than panic.
+; kernel saves them, runs on its own (gs: its processor's Mach), and
+; loads the user's again only in trapret.  A selector that no longer
+; loads faults there, and trap() knows those instructions (trapretload
+; to trapretend) and kills the process rather than panic.
 
 %define KDSEG	(2<<3)
+%define MACHSEG	(6<<3)	; this processor's Mach, as kern/mem.h
 
 section .text
 
@@ -40,6 +41,7 @@ alltraps:
 	mov	ds, ax
 	mov	es, ax
 	mov	fs, ax
+	mov	ax, MACHSEG
 	mov	gs, ax
 	push	esp
 	call	trap

@@ -90,6 +90,21 @@ satinc16(ushort *c)
 	asm("addw $1, %0; sbbw $0, %0" : "+m"(*c) : : "cc");
 }
 
+/* Swap v into *p atomically (xchg locks the bus); the old value. */
+static inline uint
+xchg(volatile uint *p, uint v)
+{
+	asm volatile("xchgl %0, %1" : "+m"(*p), "+r"(v) : : "memory");
+	return v;
+}
+
+/* In every spin loop: a hint to the processor, and QEMU's cue to run another. */
+static inline void
+pause(void)
+{
+	asm volatile("pause" ::: "memory");
+}
+
 #define FL_IF	0x200	/* interrupts enabled */
 
 static inline uint

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Benchmarks, in guest instructions (QEMU -icount shift=0: the
 # time-stamp counter counts instructions, so every number here is the
-# same on every run and every machine), plus one wall-clock time.
+# same on every run and every machine), on one processor (-p 1: under
+# -d the counter counts every processor's instructions), plus wall-clock
+# times: the boot, and a parallel workload on 2 processors against 1.
 # Prints Markdown; doc/benchmarks.md quotes its output.
 cd "$(dirname "$0")/.." || exit 1
 tools/install-deps || exit 1
@@ -12,7 +14,7 @@ spins=$((rounds * 1000))
 # run HZ: the fixed workloads, user and kernel, with no profiling and
 # with kprof, then the user one with profil and with pcsample.
 run() {
-	./run-qemu.sh -k -d -a "hz=$1" -t 900 -c "bind -a '#S' /dev
+	./run-qemu.sh -k -d -p 1 -a "hz=$1" -t 900 -c "bind -a '#S' /dev
 bench $rounds
 echo start > /dev/kpctl; bench $rounds; echo stop > /dev/kpctl
 bench -p $rounds
@@ -56,7 +58,7 @@ echo
 
 echo "## A tick, instruction by instruction"
 echo
-echo "\`gdb\` steps through 20 ticks that interrupt \`bench\`'s loop (\`./run-qemu.sh -k -d -g -c 'bench 1000000'\`"
+echo "\`gdb\` steps through 20 ticks that interrupt \`bench\`'s loop (\`./run-qemu.sh -k -d -p 1 -g -c 'bench 1000000'\`"
 echo "and tools/tickstep.py), from the clock's vector to the iret, and counts each instruction by the"
 echo "function it is in; the first such tick, which also wakes the sleepers, is not counted."
 echo
@@ -64,7 +66,7 @@ echo "| function | instructions per tick |"
 echo "|---|---|"
 read -r lo size <<<"$(nm -S o/test/bench | awk '$4 ~ /^work(\.|$)/ { print $1, $2 }')"
 port=$((20000 + $$ % 20000))	# not 1234, which another QEMU may have
-GDBPORT=$port ./run-qemu.sh -k -d -g -t 300 -c 'bench 1000000' >/dev/null 2>&1 &
+GDBPORT=$port ./run-qemu.sh -k -d -p 1 -g -t 300 -c 'bench 1000000' >/dev/null 2>&1 &
 qemu=$!
 sleep 1
 timeout 300 gdb -q -batch -ex "set \$port = $port" -ex "set \$ticks = 20" -ex "set \$lo = 0x$lo" -ex "set \$hi = 0x$lo + 0x$size" \
@@ -72,10 +74,44 @@ timeout 300 gdb -q -batch -ex "set \$port = $port" -ex "set \$ticks = 20" -ex "s
 wait $qemu
 echo
 
+echo "## A lock"
+echo
+echo "\`gdb\` steps through 20 calls each of \`lock\` and \`unlock\` (kern/lock.c, with \`pushcli\` and"
+echo "\`popcli\`) on one processor, so none waits (\`./run-qemu.sh -k -d -p 1 -g -c 'bench 1000000'\` and"
+echo "tools/lockstep.py): the instructions from the call to the return, uncontended."
+echo
+echo "| function | instructions per call |"
+echo "|---|---|"
+GDBPORT=$port ./run-qemu.sh -k -d -p 1 -g -t 300 -c 'bench 1000000' >/dev/null 2>&1 &
+qemu=$!
+sleep 1
+timeout 300 gdb -q -batch -ex "set \$port = $port" -ex "set \$n = 20" -x tools/lockstep.py o/kernel 2>/dev/null |
+	awk '($1 == "lock" || $1 == "unlock") && NF == 2 && $2 ~ /^[0-9.]+$/ { printf "| %s | %s |\n", $1, $2; t += $2 } END { printf "| both | %.1f |\n", t }'
+wait $qemu
+echo
+
+echo "## Two processors against one"
+echo
+echo "Wall time, outside \`-d\` (QEMU runs each processor in a host thread of its own): two \`bench 200000\`"
+echo "at once (\`bench 200000 > /dev/cons | bench 200000\`), from the first start to the last end in the"
+echo "guest's clock ticks (HZ 100), with \`-p 1\` and with \`-p 2\`, best of 3; the host's load average then."
+best() {
+	for i in 1 2 3; do
+		./run-qemu.sh -k -p "$1" -t 300 -c 'cat /dev/time; bench 200000 > /dev/cons | bench 200000; cat /dev/time' |
+			tr -d '\r' | awk '/^[0-9]+ 100$/ { t[n++] = $1 } END { print t[1] - t[0] }'
+	done | sort -n | head -1
+}
+t1=$(best 1)
+t2=$(best 2)
+echo
+awk -v a=$t1 -v b=$t2 -v l="$(cut -d' ' -f1-3 /proc/loadavg)" 'BEGIN {
+	printf "| processors | ticks |\n|---|---|\n| 1 | %d |\n| 2 | %d |\n\nSpeedup: %.2f (load average %s).\n", a, b, a/b, l }'
+echo
+
 echo "## Memory, kpdata, boot, fuzz"
 echo
-r=$(./run-qemu.sh -k -d -c 'bench mem; bench kpdata; bench now' | tr -d '\r' | grep '^bench')
-echo "\`./run-qemu.sh -k -d -c 'bench mem; bench kpdata; bench now'\`:"
+r=$(./run-qemu.sh -k -d -p 1 -c 'bench mem; bench kpdata; bench now' | tr -d '\r' | grep '^bench')
+echo "\`./run-qemu.sh -k -d -p 1 -c 'bench mem; bench kpdata; bench now'\`:"
 echo
 echo '```'
 echo "$r"
@@ -84,12 +120,12 @@ echo
 echo "- \`bench mem\`: one call on a 4096-byte page, in user mode (the kernel's is the same source)."
 echo "- \`bench kpdata\`: reading all of /dev/kpdata less reading 4 bytes of it."
 echo "- \`bench now\`: the instructions from power-on (firmware included) to the first shell command."
-n=$(./run-qemu.sh -k -d -t 900 -c 'bench now; fuzz 100000; bench now' | tr -d '\r' | sed -nE 's/^bench: ([0-9]+) instructions.*/\1/p' | tr '\n' ' ')
+n=$(./run-qemu.sh -k -d -p 1 -t 900 -c 'bench now; fuzz 100000; bench now' | tr -d '\r' | sed -nE 's/^bench: ([0-9]+) instructions.*/\1/p' | tr '\n' ' ')
 read -r a b <<<"$n"
-echo "- \`fuzz 100000\`, as the instructions between the two \`bench now\` of \`./run-qemu.sh -k -d -c 'bench now; fuzz 100000; bench now'\`: $((b - a))"
+echo "- \`fuzz 100000\`, as the instructions between the two \`bench now\` of \`./run-qemu.sh -k -d -p 1 -c 'bench now; fuzz 100000; bench now'\`: $((b - a))"
 echo
 
 start=$(date +%s.%N)
 for i in 1 2 3 4 5; do ./run-qemu.sh -k -c 'halt' >/dev/null; done
 end=$(date +%s.%N)
-awk -v s=$start -v e=$end 'BEGIN { printf "Wall time to boot to the prompt and power off with -k, mean of 5 (`./run-qemu.sh -k -c halt`): %.2f s\n", (e-s)/5 }'
+awk -v s=$start -v e=$end 'BEGIN { printf "Wall time to boot to the prompt and power off with -k (2 processors), mean of 5 (`./run-qemu.sh -k -c halt`): %.2f s\n", (e-s)/5 }'

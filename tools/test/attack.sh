@@ -80,30 +80,30 @@ cat >"$T/inject.gdb" <<'EOF'
 set pagination off
 set confirm off
 set $k = 0
-hbreak sysgetpid if up->name[0] == 's' && up->name[1] == 'e' && up->name[2] == 'g'
+hbreak sysgetpid if mach[$_thread - 1].proc->name[0] == 's' && mach[$_thread - 1].proc->name[1] == 'e' && mach[$_thread - 1].proc->name[2] == 'g'
 commands
 silent
 set $k = $k + 1
 if $k == 1
-set var up->ureg->gs = 0x28
+set var mach[$_thread - 1].proc->ureg->gs = 0x28
 end
 if $k == 2
-set var up->ureg->fs = 0x30
+set var mach[$_thread - 1].proc->ureg->fs = 0x38
 end
 if $k == 3
-set var up->ureg->es = 0x0c
+set var mach[$_thread - 1].proc->ureg->es = 0x0c
 end
 if $k == 4
-set var up->ureg->ds = 0x2b
+set var mach[$_thread - 1].proc->ureg->ds = 0x2b
 end
 if $k == 5
-set var up->ureg->ss = 0x10
+set var mach[$_thread - 1].proc->ureg->ss = 0x10
 end
 if $k == 6
-set var up->ureg->cs = 0x30
+set var mach[$_thread - 1].proc->ureg->cs = 0x30
 end
 if $k == 7
-set var up->ureg->ds = 0x10
+set var mach[$_thread - 1].proc->ureg->ds = 0x10
 end
 continue
 end

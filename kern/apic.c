@@ -1,0 +1,155 @@
+/*
+ * The APICs: each processor's local APIC, which gives it a clock (its
+ * timer, HZ times a second), takes the end of every interrupt, and
+ * sends the start-up messages to the others; and the I/O APIC, which
+ * sends the devices' interrupts to the first processor.  The 8259s are
+ * left masked (kern/i8259.c).  Both are memory-mapped at their
+ * physical addresses, which mmuinit maps uncached.
+ */
+#include "u.h"
+#include "mem.h"
+#include "dat.h"
+#include "fns.h"
+#include "x86.h"
+
+enum {				/* local APIC registers, as indexes of uints */
+	Lid	= 0x020/4,	/* its id, in bits 24-31 */
+	Ltpr	= 0x080/4,	/* task priority */
+	Leoi	= 0x0B0/4,
+	Lsvr	= 0x0F0/4,	/* spurious vector; bit 8 enables the APIC */
+	Lesr	= 0x280/4,	/* error status */
+	Licrlo	= 0x300/4,	/* interprocessor interrupt command */
+	Licrhi	= 0x310/4,
+	Ltimer	= 0x320/4,	/* timer's local vector */
+	Lpcint	= 0x340/4,	/* performance counters' */
+	Lint0	= 0x350/4,
+	Lint1	= 0x360/4,
+	Lerror	= 0x370/4,
+	Lticr	= 0x380/4,	/* timer initial count */
+	Ltccr	= 0x390/4,	/* timer current count */
+	Ltdcr	= 0x3E0/4,	/* timer divide */
+
+	Masked	= 1<<16,	/* in a local vector or redirection entry */
+	Periodic	= 1<<17,
+	Enable	= 1<<8,		/* in Lsvr */
+	Delivs	= 1<<12,	/* in Licrlo: still being sent */
+	Div16	= 0x3,		/* Ltdcr: the bus clock over 16 */
+
+	Iosel	= 0x00/4,	/* I/O APIC: register select */
+	Iowin	= 0x10/4,	/* and its data */
+	Ioredtbl	= 0x10,	/* first redirection entry: two registers each */
+	Iover	= 0x01,		/* version; bits 16-23: entries - 1 */
+};
+
+volatile uint	*lapic;		/* mapped at its physical address: volatile, as every device register */
+volatile uint	*ioapic;
+static uint	lapicticks;	/* timer counts per clock tick */
+
+static void
+lapicw(int r, uint v)
+{
+	lapic[r] = v;
+	(void)lapic[Lid];	/* wait for the write to finish */
+}
+
+/*
+ * The timer's counts in 1/20 s, against the 8254's channel 2, which
+ * counts a known time whatever the processor's speed: gated on by
+ * port 0x61, its output shows there when the count runs out.
+ */
+static uint
+calibrate(void)
+{
+	uint n = 1193182/20;
+
+	outb(0x61, (inb(0x61) & ~0x02) | 0x01);	/* gate on, speaker off */
+	outb(0x43, 0xB0);	/* channel 2, low then high byte, count once */
+	outb(0x42, n);
+	outb(0x42, n >> 8);
+	lapicw(Lticr, 0xFFFFFFFF);
+	while((inb(0x61) & 0x20) == 0)
+		pause();
+	return 0xFFFFFFFF - lapic[Ltccr];
+}
+
+/*
+ * This processor's local APIC: on, with its timer the clock, every
+ * other local interrupt masked.  The first processor measures the
+ * timer; the others' run at the same rate.
+ */
+void
+lapicinit(void)
+{
+	lapicw(Lsvr, Enable | Tspurious);
+	lapicw(Ltdcr, Div16);
+	lapicw(Ltimer, Masked | Tclock);
+	if(lapicticks == 0)
+		lapicticks = ((uvlong)calibrate() * 20 + hz/2) / hz;
+	lapicw(Lint0, Masked);
+	lapicw(Lint1, Masked);
+	lapicw(Lpcint, Masked);
+	lapicw(Lerror, Masked);
+	lapicw(Lesr, 0);
+	lapicw(Lesr, 0);
+	lapicw(Leoi, 0);
+	lapicw(Ltpr, 0);
+	lapicw(Ltimer, Periodic | Tclock);
+	lapicw(Lticr, lapicticks);
+}
+
+int
+lapicid(void)
+{
+	return lapic[Lid] >> 24;
+}
+
+void
+lapiceoi(void)
+{
+	lapic[Leoi] = 0;
+}
+
+/* Send the interrupt command lo to the processor with APIC id apicid. */
+void
+lapicipi(int apicid, uint lo)
+{
+	lapicw(Licrhi, apicid << 24);
+	lapicw(Licrlo, lo);
+	while(lapic[Licrlo] & Delivs)
+		pause();
+}
+
+static uint
+ioapicr(int r)
+{
+	ioapic[Iosel] = r;
+	return ioapic[Iowin];
+}
+
+static void
+ioapicw(int r, uint v)
+{
+	ioapic[Iosel] = r;
+	ioapic[Iowin] = v;
+}
+
+/* Every input masked, each set to its vector IRQ0+n: edge-triggered, active high, as ISA's. */
+void
+ioapicinit(void)
+{
+	int i, n;
+
+	n = (ioapicr(Iover) >> 16) & 0xFF;
+	for(i = 0; i <= n; i++){
+		ioapicw(Ioredtbl + 2*i, Masked | (IRQ0 + i));
+		ioapicw(Ioredtbl + 2*i + 1, 0);
+	}
+}
+
+/* Send irq to the first processor. */
+void
+ioapicenable(int irq)
+{
+	ioapicw(Ioredtbl + 2*irq, IRQ0 + irq);
+	ioapicw(Ioredtbl + 2*irq + 1, mach[0].apicid << 24);
+}

@@ -1,0 +1,109 @@
+/*
+ * Spinlocks, as Plan 9's: lock spins until the lock is free, ilock
+ * turns interrupts off on its processor first (pushcli, as xv6's) and
+ * keeps them off until unlock, for locks that interrupt handlers take
+ * too, so that a handler never finds its lock held by the code it
+ * interrupted.  pushcli nests: interrupts come back on only at the
+ * last popcli, and only if they were on at the first.  The other locks
+ * leave interrupts on, so that the clock, and kprof, see what is done
+ * while they are held.  Every spin executes pause, so that under
+ * QEMU's -icount, which runs the processors in turn, the spinner lets
+ * the holder run.
+ *
+ * The lock order: a processor holding a lock takes only locks below it
+ * in this list, so no two processors ever wait for each other.  The
+ * ilocks come last: an interrupt may come while any other is held.
+ *
+ *	mounts	kern/chan.c: the mount table, and each union
+ *	root	dev/devroot.c: the root file system's nodes
+ *	pipe	dev/devpipe.c: the list of pipes, and each pipe
+ *	chan	kern/chan.c: channels' and mounts' reference counts
+ *	pages	kern/alloc.c: the free pages
+ *	heap	kern/alloc.c: the heap
+ *	kprof	dev/devkprof.c: kpctl's commands (the clock takes none)
+ *
+ *	consin	dev/devcons.c: console input (ilock)
+ *	uart	dev/devuart.c: eia1's input, and writes to either port (ilock)
+ *	ticks	kern/clock.c: the time the sleepers on &ticks wake (ilock)
+ *	procs	kern/proc.c: the process table, the run queue, sleep and wakeup (ilock)
+ *	consout	dev/devcons.c: console output, print (ilock)
+ */
+#include "u.h"
+#include "mem.h"
+#include "dat.h"
+#include "fns.h"
+#include "x86.h"
+
+void
+pushcli(void)
+{
+	int e = readeflags();
+	Mach *m;
+
+	cli();
+	m = thismach();
+	if(m->ncli++ == 0)
+		m->intena = e & FL_IF;
+}
+
+void
+popcli(void)
+{
+	Mach *m = thismach();
+
+	if(readeflags() & FL_IF)
+		panic("popcli: interruptible");
+	if(--m->ncli < 0)
+		panic("popcli: unbalanced");
+	if(m->ncli == 0 && m->intena)
+		sti();
+}
+
+/* Does this processor hold l? */
+int
+holding(Lock *l)
+{
+	return l->locked && l->m == thismach();
+}
+
+void
+lock(Lock *l)
+{
+	Mach *m = thismach();
+
+	if(holding(l))
+		panic("lock %s: already held (at pc %#x)", l->name, l->pc);
+	while(xchg(&l->locked, 1) != 0)
+		while(((volatile Lock*)l)->locked)
+			pause();
+	l->m = m;
+	l->pc = (uint)__builtin_return_address(0);
+	l->intr = 0;
+	m->nlock++;
+}
+
+/* lock, with interrupts off until unlock. */
+void
+ilock(Lock *l)
+{
+	pushcli();
+	lock(l);
+	l->pc = (uint)__builtin_return_address(0);
+	l->intr = 1;
+}
+
+void
+unlock(Lock *l)
+{
+	int intr;
+
+	if(!holding(l))
+		panic("unlock %s: not held", l->name);
+	intr = l->intr;
+	l->m = nil;
+	l->pc = 0;
+	thismach()->nlock--;
+	xchg(&l->locked, 0);
+	if(intr)
+		popcli();
+}
