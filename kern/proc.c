@@ -263,11 +263,14 @@ schedpoint(void)
 /*
  * Wait for a wakeup on chan.  The caller holds lk, which guards the
  * condition it tested: wakeup's caller must take lk too, so no wakeup
- * falls between the test and the sleep.  lk is held again on return.
+ * falls between the test and the sleep.  lk is held again on return,
+ * taken the way the caller took it (lock or ilock).
  */
 void
 sleep(void *chan, Lock *lk)
 {
+	int intr = lk->intr;	/* taken by ilock: an interrupt handler takes it too */
+
 	if(lk != &procs){
 		ilock(&procs);
 		unlock(lk);
@@ -278,7 +281,11 @@ sleep(void *chan, Lock *lk)
 	up->wchan = nil;
 	if(lk != &procs){
 		unlock(&procs);
-		lock(lk);
+		/* As it was held: a plain lock would let this CPU's interrupt handler spin on it. */
+		if(intr)
+			ilock(lk);
+		else
+			lock(lk);
 	}
 }
 
