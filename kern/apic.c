@@ -53,14 +53,14 @@ lapicw(int r, uint v)
 }
 
 /*
- * The timer's counts in 1/20 s, against the 8254's channel 2, which
+ * The timer's counts in 1/100 s, against the 8254's channel 2, which
  * counts a known time whatever the processor's speed: gated on by
  * port 0x61, its output shows there when the count runs out.
  */
 static uint
 calibrate(void)
 {
-	uint n = 1193182/20;
+	uint n = 1193182/100;
 
 	outb(0x61, (inb(0x61) & ~0x02) | 0x01);	/* gate on, speaker off */
 	outb(0x43, 0xB0);	/* channel 2, low then high byte, count once */
@@ -84,7 +84,7 @@ lapicinit(void)
 	lapicw(Ltdcr, Div16);
 	lapicw(Ltimer, Masked | Tclock);
 	if(lapicticks == 0)
-		lapicticks = ((uvlong)calibrate() * 20 + hz/2) / hz;
+		lapicticks = ((uvlong)calibrate() * 100 + hz/2) / hz;
 	lapicw(Lint0, Masked);
 	lapicw(Lint1, Masked);
 	lapicw(Lpcint, Masked);
