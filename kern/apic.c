@@ -97,6 +97,37 @@ lapicinit(void)
 	lapicw(Lticr, lapicticks);
 }
 
+/*
+ * Put this processor's ticks id/nmach of a tick after the first
+ * processor's, once all have started: clock calls this on the ticks of
+ * m (not the first) until m->phase is 2.  Under QEMU's -icount, which
+ * runs the processors in turn from one timer deadline to the next, two
+ * processors whose ticks came close together would split the time as
+ * unevenly, down to one spending all of its own in the clock
+ * interrupt.  Step 1 waits, once, for the first processor's next tick
+ * (its clock's pause lets this one run just after it) and counts down
+ * the fraction from there; step 2, at the end of that, goes back to
+ * whole ticks.
+ */
+void
+lapicphase(Mach *m)
+{
+	uint t;
+
+	if(!mach[0].online)
+		return;
+	if(m->phase == 0){
+		t = ticks;
+		while(ticks == t)
+			pause();
+		lapicw(Lticr, (uvlong)lapicticks * m->id / nmach);
+		m->phase = 1;
+	}else{
+		lapicw(Lticr, lapicticks);
+		m->phase = 2;
+	}
+}
+
 int
 lapicid(void)
 {

@@ -31,11 +31,17 @@ clock(Ureg *u)
 {
 	Mach *m = thismach();
 	Proc *p = m->proc;
+	Image *im;
 
 	m->ticks++;
+	if(m->phase < 2)
+		lapicphase(m);
 	kprofclock(m, u->pc);
-	if(p != nil && (p->prof.buf | p->pcs.buf) != 0)
-		profclock(p, p->ureg->pc);
+	if(p != nil){
+		p->ticks++;
+		if((im = p->img) != nil && (im->prof.buf | im->pcs.buf) != 0)
+			profclock(p, im, p->ureg->pc);
+	}
 	lapiceoi();
 	/*
 	 * Under QEMU's -icount the processors run in turn, and a busy one

@@ -153,6 +153,7 @@ main(uint magic, Mbinfo *mb)
 	mpstart();
 	userinit();
 	print("%d MB, %d free pages, hz %d, %d cpus\n", pagestotal()*BY2PG >> 20, pagesfree(), hz, nmach);
+	mach[0].phase = 2;	/* the others' ticks are placed after its (lapicphase) */
 	mach[0].online = 1;
 	scheduler();
 }
