@@ -169,8 +169,8 @@ readtext(Row *r, int n)
 }
 
 /*
- * Print the rows for kpdata's cells, for the kernel at path whose
- * symbols are k: the caller has printed the totals.
+ * Print the profile by source line of kpdata's cells, for the kernel
+ * at path whose symbols are k.
  */
 void
 srclines(Symtab *k, const char *path, const uint32_t *cell, uint64_t nbins, unsigned long hz)
@@ -189,6 +189,7 @@ srclines(Symtab *k, const char *path, const uint32_t *cell, uint64_t nbins, unsi
 	dw = dwarf_begin(fd, DWARF_C_READ);
 	if(dw == NULL)
 		fatal("%s: no DWARF line table (%s): build the kernel with -g", path, dwarf_errmsg(-1));
+	totals(k, cell, hz);
 	r = calloc(nbins + 1, sizeof r[0]);
 	if(r == NULL)
 		fatal("out of memory");

@@ -215,6 +215,15 @@ kernelhz(const char *datapath)
 	return hz;
 }
 
+/* Print the profile's first lines: the ticks, where text starts, and HZ. */
+void
+totals(Symtab *k, const uint32_t *cell, unsigned long hz)
+{
+	printf("total: %u\tin kernel text: %u\toutside kernel text: %lld\n",
+		(unsigned)cell[0], (unsigned)cell[1], (long long)cell[0] - (long long)cell[1]);
+	printf("KTZERO %08x\tHZ %lu\n", (unsigned)k->textbase, hz);
+}
+
 /*
  * Print the profile: the totals, then a row for each busy symbol, or
  * with lines, for each busy source line of the kernel at path.
@@ -228,15 +237,13 @@ report(Symtab *k, const char *path, const uint32_t *cell, uint64_t nbins, unsign
 	if(lines)
 		fatal("-l: %s: source lines need the DWARF library, which only the host's kprof has", path);
 #endif
-	printf("total: %u\tin kernel text: %u\toutside kernel text: %lld\n",
-		(unsigned)cell[0], (unsigned)cell[1], (long long)cell[0] - (long long)cell[1]);
-	printf("KTZERO %08x\tHZ %lu\n", (unsigned)k->textbase, hz);
 #if __STDC_HOSTED__
 	if(lines){
 		srclines(k, path, cell, nbins, hz);
 		return;
 	}
 #endif
+	totals(k, cell, hz);
 	for(i = 0; i < nbins; i++)
 		if(cell[2+i] != 0)
 			symcredit(k, k->textbase + i*BINSIZE, cell[2+i]);

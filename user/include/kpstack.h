@@ -2,7 +2,8 @@
  * Kernel call stacks for kprof -s and -g: kpstack's lines read and
  * named by the kernel's symbols (user/lib/kpstack.c), and drawn as a
  * flame graph (user/lib/flame.c).  kprof -l's source lines, on the
- * host only, are in tools/srcline.c.
+ * host only, are in tools/srcline.c, which prints the same totals
+ * first as the flat profile (user/kprof.c).
  *
  * The same source builds for the guest and for the host, so this header
  * uses only standard names.
@@ -47,6 +48,7 @@ void	stackload(Stacks *s, Symtab *k, const char *path);
 void	stackprint(Stacks *s);
 void	stackfree(Stacks *s);
 void	flamegraph(Stacks *s);
+void	totals(Symtab *k, const uint32_t *cell, unsigned long hz);
 void	srclines(Symtab *k, const char *kernel, const uint32_t *cell, uint64_t nbins, unsigned long hz);
 
 #endif
