@@ -326,4 +326,35 @@ mkdata dsk 10 10 14
 want '' 'kprof: sk: no DWARF line table (no DWARF information): build the kernel with -g\n'
 expect lines-no-dwarf 1 -l -h 100 sk dsk
 
+# Damaged DWARF gives lines, or none, or an error: never a crash.  A
+# tick in every bin looks every address up.
+python3 - "$kernel" <<'EOF'
+import random, struct, sys
+random.seed(7)
+k = open(sys.argv[1], 'rb').read()
+shoff, = struct.unpack_from('<I', k, 32)
+shentsize, shnum, shstrndx = struct.unpack_from('<HHH', k, 46)
+sh = [struct.unpack_from('<IIIIII', k, shoff + i * shentsize) for i in range(shnum)]
+secs = {k[sh[shstrndx][4] + s[0]:k.index(b'\0', sh[shstrndx][4] + s[0])]: s for s in sh}
+nb = (secs[b'.text'][5] + 7) // 8
+open('every', 'wb').write(struct.pack('>%dI' % (nb + 2), nb, nb, *[1] * nb))
+for i in range(60):
+	b = bytearray(k)
+	name = random.choice([n for n in secs if n.startswith(b'.debug_')])
+	off, size = secs[name][4], secs[name][5]
+	for j in range(random.randint(1, 10)):
+		b[off + random.randrange(size)] = random.randrange(256)
+	open('dw%d' % i, 'wb').write(b)
+EOF
+why=
+for f in dw*; do
+	"${hostbins[1]}" -l -h 100 "$f" every >/dev/null 2>got.err
+	st=$?
+	if [ "$st" -gt 1 ] || grep -q -e Sanitizer -e 'runtime error' got.err; then
+		why="$f: exit status $st: $(head -3 got.err | tr '\n' '|')"
+		break
+	fi
+done
+if [ -z "$why" ]; then ok fuzz-dwarf; else bad fuzz-dwarf "$why"; fi
+
 summary flame
