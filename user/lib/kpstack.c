@@ -168,8 +168,6 @@ parse(Stacks *s, Symtab *k, const char *path, const char *p, const char *end)
 		s->path[npath].n = n;
 		npath++;
 		s->total += count;
-		if(n > s->depth)
-			s->depth = n;
 		if(p < end)
 			p++;
 	}
@@ -329,7 +327,10 @@ name(Stacks *s, Symtab *k)
 	free(unk);
 }
 
-/* Sort the paths and merge those of the same names; drop those with no ticks. */
+/*
+ * Sort the paths and merge those of the same names; drop those with no
+ * ticks, and find the deepest of the rest.
+ */
 static void
 merge(Stacks *s)
 {
@@ -346,9 +347,13 @@ merge(Stacks *s)
 			p[n++] = p[i];
 	}
 	s->npath = 0;
-	for(i = 0; i < n; i++)
-		if(p[i].count != 0)
-			p[s->npath++] = p[i];
+	for(i = 0; i < n; i++){
+		if(p[i].count == 0)
+			continue;
+		p[s->npath++] = p[i];
+		if(p[i].n > s->depth)
+			s->depth = p[i].n;
+	}
 }
 
 /*
