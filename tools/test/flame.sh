@@ -357,4 +357,34 @@ for f in dw*; do
 done
 if [ -z "$why" ]; then ok fuzz-dwarf; else bad fuzz-dwarf "$why"; fi
 
+# One boot, end to end: tools/profile runs runtest on 1 CPU.  The
+# commands stop kprof themselves and fold the real /dev/kpstack in the
+# guest, which must print what the host's kprof -s makes of the same
+# kpstack brought home.
+"$top/tools/profile" -p 1 'runtest 1
+echo stop > /dev/kpctl
+kprof -s kernel /dev/kpstack /dev/kpdata
+echo guest-s $status
+kprof -l kernel /dev/kpdata
+echo guest-l $status' "$T/prof" >prof.out 2>&1
+st=$?
+check profile-status [ $st = 0 -a "$(tail -1 prof.out)" = "$T/prof" ]
+missing=
+for f in console.txt kpctl kpdata kpstack profile.txt lines.txt stacks.txt flame.svg; do
+	[ -s "prof/$f" ] || missing="$missing $f"
+done
+check profile-files [ -z "$missing" ]
+check profile-flat grep -qx 'KTZERO c0100000	HZ 100' prof/profile.txt
+check profile-lines grep -qE '^[0-9]+	 *[0-9]+\.[0-9]	[a-z_.0-9]+	kern/[a-z]+\.[ch]:[0-9]+	.' prof/lines.txt
+check profile-svg xmllint --noout prof/flame.svg
+sum=$(awk '{ s += $NF } END { print s }' prof/stacks.txt)
+cell1=$(python3 -c "import struct; print(struct.unpack('>2I', open('prof/kpdata', 'rb').read(8))[1])")
+check profile-stacks-sum [ -n "$sum" -a "$sum" = "$cell1" ]
+check profile-stacks-root [ "$(grep -c '^alltraps;trap;syscall;' prof/stacks.txt)" -gt 5 ]
+sed -n '/^runtest: /,/^guest-s /p' prof/console.txt | sed '1d;$d' >guest.s
+check guest-s-status grep -qx 'guest-s 0' prof/console.txt
+check guest-s-same-as-host cmp -s guest.s prof/stacks.txt
+check guest-l-refused grep -qx "kprof: -l: kernel: source lines need the DWARF library, which only the host's kprof has" prof/console.txt
+check guest-l-status grep -qx 'guest-l 1' prof/console.txt
+
 summary flame
