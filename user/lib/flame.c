@@ -91,7 +91,11 @@ putcolour(const char *s)
 	printf("rgb(%u,%u,%u)", 205 + h % 51, (h >> 8) % 231, (h >> 20) % 56);
 }
 
-/* Draw the box of a frame at depth (0 for "all") that has ticks, start ticks from the left. */
+/*
+ * Draw the box of a frame at depth (0 for "all") that has ticks, start
+ * ticks from the left, and its name in it if the name fits, or enough
+ * of it to read: three letters and "..".
+ */
 static void
 box(Stacks *s, const char *name, int depth, uint64_t start, uint64_t ticks)
 {
@@ -115,11 +119,11 @@ box(Stacks *s, const char *name, int depth, uint64_t start, uint64_t ticks)
 	putcolour(name);
 	printf("\"/>");
 	nchar = w > 600 ? (w - 600) / CHARW : 0;
-	if(nchar >= 3){
+	len = strlen(name);
+	if(len <= nchar || nchar >= 5){
 		printf("<text x=\"");
 		puthund(x + 300);
 		printf("\" y=\"%d\">", TOP + (s->depth - depth)*BOX + 11);
-		len = strlen(name);
 		if(len <= nchar)
 			putxml(name, len);
 		else{
