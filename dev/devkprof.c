@@ -203,7 +203,8 @@ stackadd(Kpcount *k, uint *pc, uint n)
 			s->off = k->npc;
 			s->n = n;
 			k->npc += n;
-			s->count = 1;	/* last, volatile: a reader sees the slot whole or free */
+			asm volatile("" ::: "memory");	/* the count last: a reader sees the slot whole or free */
+			s->count = 1;
 			return 0;
 		}
 		if(s->hash == h && s->n == n && same(k->pc + s->off, pc, n)){
@@ -295,6 +296,7 @@ lookup(Kpcount *t, Kpcount *k, Kpstack *s)
 		o = &t->stack[(s->hash + i) % KPnstack];
 		if(o->count == 0)
 			return nil;
+		asm volatile("" ::: "memory");	/* the rest after the count: see stackadd */
 		if(o->hash == s->hash && o->n == s->n && same(t->pc + o->off, k->pc + s->off, s->n))
 			return o;
 	}
@@ -325,6 +327,7 @@ snapshot(void)
 			total[l][i] = 0;
 			if(s->count == 0)
 				continue;
+			asm volatile("" ::: "memory");
 			for(j = 0; j < l && lookup(mach[j].kp, k, s) == nil; j++)
 				;
 			if(j < l)

@@ -6,11 +6,11 @@
  * to N, and a profile can be checked against that; chainc's shows that
  * a tick held off by cli still lands where it fell due, and its stack
  * is known.  "t N" spins N iterations at each leaf of a tree of calls,
- * 1024 paths 12 calls deep, each a distinct stack, more than kprof
- * keeps: its table fills up.  Not bound in /dev at boot.  The loops
- * are scheduling points (with interrupts on there), so a long spin
- * holds the processor no longer than any other call, and a kill stops
- * it.
+ * 1024 paths 14 levels deep (deeper than the 32 frames kprof keeps),
+ * each path a distinct stack, more than kprof keeps: its table fills
+ * up.  Not bound in /dev at boot.  The loops are scheduling points
+ * (with interrupts on there), so a long spin holds the processor no
+ * longer than any other call, and a kill stops it.
  */
 #include "u.h"
 #include "mem.h"
@@ -132,7 +132,7 @@ spintree(uint n)
 	uint k;
 
 	for(k = 0; k < 1024; k++)
-		if(spinnode(k, 12, n) < 0)
+		if(spinnode(k, 14, n) < 0)
 			return -1;
 	return 0;
 }
