@@ -52,7 +52,16 @@ scale(uint64_t a, uint64_t b, uint64_t c)
 static void
 putxml(const char *s, size_t n)
 {
-	for(; n > 0 && *s != '\0'; s++, n--){
+	size_t m;
+
+	while(n > 0 && *s != '\0'){
+		for(m = 0; m < n && s[m] >= ' ' && s[m] < 0x7f && strchr("&<>\"", s[m]) == NULL; m++)
+			;
+		fwrite(s, 1, m, stdout);
+		s += m;
+		n -= m;
+		if(n == 0 || *s == '\0')
+			break;
 		switch(*s){
 		case '&':
 			fputs("&amp;", stdout);
@@ -67,8 +76,10 @@ putxml(const char *s, size_t n)
 			fputs("&quot;", stdout);
 			break;
 		default:
-			putchar(*s >= ' ' && *s < 0x7f ? *s : '?');
+			putchar('?');
 		}
+		s++;
+		n--;
 	}
 }
 

@@ -380,8 +380,18 @@ stackload(Stacks *s, Symtab *k, const char *path)
 static void
 putname(const char *s)
 {
-	for(; *s != '\0'; s++)
-		putchar(*s == ';' || (unsigned char)*s <= ' ' || *s == 0x7f ? '_' : *s);
+	size_t n;
+
+	while(*s != '\0'){
+		for(n = 0; s[n] != '\0' && s[n] != ';' && (unsigned char)s[n] > ' ' && s[n] != 0x7f; n++)
+			;
+		fwrite(s, 1, n, stdout);
+		s += n;
+		if(*s != '\0'){
+			putchar('_');
+			s++;
+		}
+	}
 }
 
 /* Print the folded stacks, a line each: `root;...;leaf count'. */
