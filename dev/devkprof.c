@@ -125,6 +125,11 @@ intext(uint pc)
 	return pc - (uint)text < (uint)ktextsize;
 }
 
+/* One more pc v on a stack, and in its hash h (FNV-1a, a word at a time). */
+#define Fnvbasis	2166136261U
+#define Fnvprime	16777619U
+#define PUSHPC(pc, n, h, v)	((h) = ((h) ^ ((pc)[(n)++] = (v))) * Fnvprime)
+
 /*
  * The call stack at the kernel pc the NMI frame f interrupted, into
  * pc[], leaf first: the return addresses in the chain of frame pointers
@@ -132,42 +137,35 @@ intext(uint pc)
  * stack, and holds a pc in kernel text.  At a function's first two
  * instructions (push ebp; mov ebp, esp) or at a ret, bp is still (or
  * again) the caller's, and the caller's pc is on top of the stack.
- * The number of pcs.
+ * The number of pcs; their hash in *hp.
  */
 static uint
-walk(Mach *m, uint *f, uint bp, uint *pc)
+walk(Mach *m, uint *f, uint bp, uint *pc, uint *hp)
 {
-	uint sp = (uint)(f + 3), top, fp, n = 1;
+	uint sp = (uint)(f + 3), top, fp, next, ret = 0, n = 0, h = Fnvbasis;
 	uchar *op = (uchar*)f[0];
 
-	pc[0] = f[0];
-	if((top = stacktop(m, sp)) == 0 || sp > top - 8)
+	PUSHPC(pc, n, h, f[0]);
+	if((top = stacktop(m, sp)) == 0 || top - sp < 8){
+		*hp = h;
 		return n;
+	}
 	if(op[0] == 0x55 || op[0] == 0xC3)
-		pc[n] = ((uint*)sp)[0];
+		ret = ((uint*)sp)[0];
 	else if(op[0] == 0x89 && op[1] == 0xE5)
-		pc[n] = ((uint*)sp)[1];
-	if(op[0] == 0x55 || op[0] == 0xC3 || (op[0] == 0x89 && op[1] == 0xE5))
-		if(intext(pc[n]))
-			n++;
-	for(fp = bp; n < KPdepth && fp >= sp && fp <= top - 8 && fp % 4 == 0; fp = *(uint*)fp){
-		if(!intext(((uint*)fp)[1]))
+		ret = ((uint*)sp)[1];
+	if(intext(ret))
+		PUSHPC(pc, n, h, ret);
+	/* fp - sp <= top - 8 - sp: fp at or above sp, and its two words below top */
+	for(fp = bp; fp - sp <= top - 8 - sp && n < KPdepth; fp = next){
+		if(!intext(ret = ((uint*)fp)[1]))
 			break;
-		pc[n++] = ((uint*)fp)[1];
-		if(*(uint*)fp <= fp)
+		PUSHPC(pc, n, h, ret);
+		if((next = *(uint*)fp) <= fp)
 			break;
 	}
+	*hp = h;
 	return n;
-}
-
-static uint
-hash(uint *pc, uint n)
-{
-	uint h = 2166136261U, i;
-
-	for(i = 0; i < n; i++)
-		h = (h ^ pc[i]) * 16777619;
-	return h;
 }
 
 static int
@@ -182,14 +180,15 @@ same(uint *a, uint *b, uint n)
 }
 
 /*
- * One more tick for the stack pc[0..n-1] in k's table, in a new slot
- * if it has none yet: open addressing, KPprobe slots at most from
- * the one its hash names.  -1 if it has no slot and there is no room.
+ * One more tick for the stack pc[0..n-1], of hash h, in k's table, in
+ * a new slot if it has none yet: open addressing, KPprobe slots at
+ * most from the one its hash names.  -1 if it has no slot and there is
+ * no room.
  */
 static int
-stackadd(Kpcount *k, uint *pc, uint n)
+stackadd(Kpcount *k, uint *pc, uint n, uint h)
 {
-	uint h = hash(pc, n), i, j;
+	uint i, j;
 	Kpstack *s;
 
 	for(i = 0; i < KPprobe; i++){
@@ -226,7 +225,7 @@ void
 kprofnmi(uint *f, uint bp)
 {
 	Mach *m = thismach();
-	uint pc[KPdepth], n;
+	uint pc[KPdepth], n, h;
 	Kpcount *k;
 
 	if(!kprofon)
@@ -238,11 +237,11 @@ kprofnmi(uint *f, uint bp)
 		if(intext(f[0])){	/* a user pc is below KZERO, so never */
 			satinc(&k->cell[1]);
 			satinc(&k->cell[2 + ((f[0] - (uint)text) >> KPbinshift)]);
-			n = walk(m, f, bp, pc);
-			if(stackadd(k, pc, n) < 0){
+			n = walk(m, f, bp, pc, &h);
+			if(stackadd(k, pc, n, h) < 0){
 				satinc(&k->cut);
 				if(n > 1)
-					stackadd(k, pc, 1);
+					stackadd(k, pc, 1, (Fnvbasis ^ pc[0]) * Fnvprime);
 			}
 		}
 	}

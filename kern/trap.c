@@ -112,7 +112,7 @@ trap(Ureg *u)
 		up->ureg = u;
 	switch(u->trap){
 	case T_SYSCALL:
-		sti();	/* so that the clock sees, and kprof profiles, the kernel at work */
+		sti();	/* so that the clock ticks, and schedules, while the kernel works */
 		syscall(u);
 		break;
 	case Tclock:

@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# Guest tests of #T/kpstack (issue 11): a table that fills up cuts
-# stacks and says so, the counts still summing to cell 1; stacks are
-# cut at 32 frames; startclr clears them; and reads of kpstack in
-# storms of kpctl commands, from several processes on several
-# processors, panic nothing and leave the kernel text as it was.
+# Guest tests of kprof's NMI and #T/kpstack (issue 11): the NMI gives
+# user mode back its segment registers and direction flag; a table
+# that fills up cuts stacks and says so, the counts still summing to
+# cell 1; stacks are cut at 32 frames; startclr clears them; and reads
+# of kpstack in storms of kpctl commands, from several processes on
+# several processors, panic nothing and leave the kernel text as it was.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
 fact() { awk -v k="$1" -v f="${2-}" '$1 == k && (f == "" || $2 == f) { print $NF }' "$T/facts"; }
 
+# First, with kprof's NMI at 10000 Hz: segs leaves every selector it
+# can in the segment registers, and atk_df the direction flag set, in
+# user mode, where the NMI finds them and must give them back.  Then
 # #S's tree: 1024 paths, each a distinct stack 34 frames deep, more
 # than one processor's table keeps whole.  Then startclr and stop at
 # once: the stacks are gone, and nothing is cut.
 guest -d -p 1 -a 'hz=10000' -t 300 -o "$T/full" -c "bind -a '#S' /dev
+echo start > /dev/kpctl
+segs; atk_df; atk_df fork
+echo stop > /dev/kpctl
 echo startclr > /dev/kpctl
 echo t 22000 > /dev/spinctl
 echo stop > /dev/kpctl
@@ -32,6 +39,10 @@ i = d.find(b'END\n', n)
 open(sys.argv[3], 'wb').write(d[:i])
 open(sys.argv[4], 'wb').write(d[i + 4:])
 PY
+has nmi-segs '^segs: 592 cases ok$'
+has nmi-df-read '^atk_df: read [0-9]+ survived$'
+has nmi-df-fork '^atk_df: fork survived$'
+hasnt nmi-no-panic 'panic|kernel trap'
 cut1=$(grep -E '^off hz' <<<"$out" | head -1 | awk '{print $NF}')
 cut2=$(grep -E '^off hz' <<<"$out" | tail -1 | awk '{print $NF}')
 python3 tools/test/kpcheck.py o/kernel "$T/full1" spinnode >"$T/facts"
