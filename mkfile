@@ -27,17 +27,24 @@ KOBJ=o/boot/entry.o o/boot/apboot.o o/kern/trapasm.o o/kern/swtch.o ${KSRC:%.c=o
 # whose objects it shares (kern/lib.h).
 SHARED=o/kern/string.o o/kern/fmt.o o/kern/strerror.o
 LSRC=`ls user/lib/*.c`
-LOBJ=o/lib/crt0.o o/lib/syscall.o ${LSRC:user/lib/%.c=o/lib/%.o} $SHARED
+LOBJ=o/lib/crt0.o o/lib/syscall.o o/lib/mcount.o ${LSRC:user/lib/%.c=o/lib/%.o} $SHARED
 
 # Every user/NAME.c is a program /bin/NAME; every user/test/NAME.c a
 # test program, also /bin/NAME, built in o/test/ (o/t/ its object).
 PROGS=`ls user/*.c | sed 's,user/\(.*\)\.c,o/bin/\1,'`
 TESTS=`ls user/test/*.c | sed 's,user/test/\(.*\)\.c,o/test/\1,'`
 
-# These are also built to profile themselves, as /bin/NAME.prof: the
-# same objects started by gcrt0.o, which writes gmon.out at exit.
+# These are also built to profile themselves, as /bin/NAME.prof:
+# compiled with -pg, so that each function calls mcount (the call
+# graph's arcs), and started by gcrt0.o, which writes gmon.out at exit.
+# The C library is not: it is shared with the other programs, and
+# mcount must not call itself.  PROFTESTS are test programs built so
+# too, as o/test/NAME.prof (o/pt/ their objects; o/pg/ the programs').
 PROFILED=runtest profdemo
 PROFPROGS=${PROFILED:%=o/bin/%.prof}
+PROFTESTS=arctest
+PROFTESTPROGS=${PROFTESTS:%=o/test/%.prof}
+PGCFLAGS=$UCFLAGS -pg
 
 all:V: o/kernel o/root.tar o/kprof.iso tools
 
@@ -78,6 +85,10 @@ o/lib/gcrt0.o: user/lib/gcrt0.asm
 	mkdir -p o/lib
 	nasm -f elf32 -o $target user/lib/gcrt0.asm
 
+o/lib/mcount.o: user/lib/mcount.asm
+	mkdir -p o/lib
+	nasm -f elf32 -o $target user/lib/mcount.asm
+
 # The system-call numbers, for the assembler, from the C header.
 o/sys.inc: kern/sys.h
 	mkdir -p o
@@ -108,23 +119,35 @@ o/t/%.o: user/test/%.c $UHDR
 	mkdir -p o/t
 	gcc $UCFLAGS -c -o $target user/test/$stem.c
 
-o/test/%: o/t/%.o o/lib/libc.a user/user.ld
+o/test/&: o/t/&.o o/lib/libc.a user/user.ld
 	mkdir -p o/test
 	ld $LDFLAGS -T user/user.ld -o $target o/lib/crt0.o o/t/$stem.o o/lib/libc.a $LIBGCC
 
-o/bin/%.prof: o/u/%.o o/lib/gcrt0.o o/lib/libc.a user/user.ld
+o/pg/%.o: user/%.c $UHDR
+	mkdir -p o/pg
+	gcc $PGCFLAGS -c -o $target user/$stem.c
+
+o/bin/%.prof: o/pg/%.o o/lib/gcrt0.o o/lib/libc.a user/user.ld
 	mkdir -p o/bin
-	ld $LDFLAGS -T user/user.ld -o $target o/lib/gcrt0.o o/u/$stem.o o/lib/libc.a $LIBGCC
+	ld $LDFLAGS -T user/user.ld -o $target o/lib/gcrt0.o o/pg/$stem.o o/lib/libc.a $LIBGCC
+
+o/pt/%.o: user/test/%.c $UHDR
+	mkdir -p o/pt
+	gcc $PGCFLAGS -c -o $target user/test/$stem.c
+
+o/test/%.prof: o/pt/%.o o/lib/gcrt0.o o/lib/libc.a user/user.ld
+	mkdir -p o/test
+	ld $LDFLAGS -T user/user.ld -o $target o/lib/gcrt0.o o/pt/$stem.o o/lib/libc.a $LIBGCC
 
 # The man pages, doc/man/NAME.SECTION, go in /man for man(1).
 MANPAGES=`ls doc/man/*.[1-9]`
 
 # The boot archive: /bin, /kernel (the booted ELF, symbols and all),
 # /man, /tmp.
-o/root.tar: o/kernel $PROGS $TESTS $PROFPROGS $MANPAGES
+o/root.tar: o/kernel $PROGS $TESTS $PROFPROGS $PROFTESTPROGS $MANPAGES
 	rm -rf o/root
 	mkdir -p o/root/bin o/root/tmp o/root/dev o/root/boot o/root/man
-	cp $PROGS $TESTS $PROFPROGS o/root/bin/
+	cp $PROGS $TESTS $PROFPROGS $PROFTESTPROGS o/root/bin/
 	cp $MANPAGES o/root/man/
 	cp o/kernel o/root/kernel
 	tar --format=ustar --owner=0 --group=0 --numeric-owner -cf $target -C o/root .
