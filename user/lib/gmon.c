@@ -45,7 +45,7 @@ enum {
 	BINBYTES	= 4,		/* bytes of text per counter */
 	SCALE		= 0x8000,	/* profil's scale for that: 0x20000 / BINBYTES */
 	DEFHZ		= 100,		/* the rate if /dev/time can't be read */
-	HASHBITS	= 12,
+	HASHBITS	= 12,		/* bits of an arc's hash */
 	NHASH		= 1<<HASHBITS,	/* hash chains: twice the arcs, so they are short */
 	ARCREC		= 1 + GMON_ARCSIZE,	/* bytes of an arc record, with its tag */
 	NREC		= 64,		/* arc records written at a time */
@@ -58,7 +58,7 @@ struct Arc {
 	uint32_t	from;		/* return address into the caller */
 	uint32_t	self;		/* in the callee, after its call of mcount */
 	uint32_t	count;		/* calls, stopping at GMON_MAXCOUNT */
-	uint32_t	next;		/* next arc of its hash chain; 0 ends the chain */
+	Arc	*next;		/* next arc of its hash chain */
 };
 
 static struct {
@@ -69,8 +69,8 @@ static struct {
 	int	pid;		/* the process that called monstartup */
 	int	arcson;		/* mcount records arcs */
 	int	arclock;	/* held to add an arc: guards narcs, lost and the chains' heads */
-	uint32_t	head[NHASH];	/* each chain's first arc; 0 for none */
-	Arc	arc[1+GMON_NARCS];	/* arc[1] to arc[narcs]; 0 is no arc */
+	Arc	*head[NHASH];	/* each chain's first arc */
+	Arc	arc[GMON_NARCS];	/* arc[0] to arc[narcs-1] in use */
 	uint32_t	narcs;		/* arcs in use */
 	uint32_t	lost;		/* calls along arcs that found the table full */
 } mon;
@@ -123,17 +123,13 @@ hash(uint32_t frompc, uint32_t selfpc)
 	return (frompc ^ selfpc) * 2654435761u >> (32 - HASHBITS);
 }
 
-/* The arc from frompc to selfpc in the chain that starts at arc i, or NULL. */
+/* The arc from frompc to selfpc in the chain that starts at a, or NULL. */
 static Arc*
-findarc(uint32_t i, uint32_t frompc, uint32_t selfpc)
+findarc(Arc *a, uint32_t frompc, uint32_t selfpc)
 {
-	Arc *a;
-
-	for(; i != 0; i = a->next){
-		a = &mon.arc[i];
+	for(; a != NULL; a = a->next)
 		if(a->from == frompc && a->self == selfpc)
 			return a;
-	}
 	return NULL;
 }
 
@@ -162,7 +158,7 @@ unlockarcs(void)
  * in before it is put at the head of its chain, with a release store:
  * a thread that finds it finds it whole.
  */
-static void
+static __attribute__((noinline)) void
 addarc(uint32_t h, uint32_t frompc, uint32_t selfpc)
 {
 	Arc *a;
@@ -176,12 +172,12 @@ addarc(uint32_t h, uint32_t frompc, uint32_t selfpc)
 		first = mon.lost == 0;
 		bump(&mon.lost);
 	}else{
-		a = &mon.arc[mon.narcs + 1];
+		a = &mon.arc[mon.narcs];
 		a->from = frompc;
 		a->self = selfpc;
 		a->count = 1;
 		a->next = mon.head[h];
-		__atomic_store_n(&mon.head[h], mon.narcs + 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&mon.head[h], a, __ATOMIC_RELEASE);
 		__atomic_store_n(&mon.narcs, mon.narcs + 1, __ATOMIC_RELEASE);
 	}
 	unlockarcs();
@@ -256,7 +252,7 @@ writearcs(int fd)
 
 	narcs = __atomic_load_n(&mon.narcs, __ATOMIC_ACQUIRE);
 	n = 0;
-	for(i = 1; i <= narcs; i++){
+	for(i = 0; i < narcs; i++){
 		a = &mon.arc[i];
 		putarc(rec + n*ARCREC, a->from, a->self, __atomic_load_n(&a->count, __ATOMIC_RELAXED));
 		if(++n == NREC){
