@@ -164,8 +164,8 @@ o/kprof.iso: o/kernel o/root.tar boot/grub.cfg
 # undefined-behaviour sanitizers.
 # The unit tests' builds are made here too, once, so that the tests,
 # which may run side by side, find them made.
-HOSTTESTS=kprof prof tartest fmttest stringtest regexptest
-tools:V: o/host/kprof o/host/prof ${HOSTTESTS:%=o/host/%} ${HOSTTESTS:%=o/host/%-san} o/host/stringtest32
+HOSTTESTS=kprof prof tartest fmttest stringtest regexptest mcounttest
+tools:V: o/host/kprof o/host/prof ${HOSTTESTS:%=o/host/%} ${HOSTTESTS:%=o/host/%-san} o/host/stringtest32 o/host/mcounttest-tsan
 
 KPROFSRC=user/kprof.c user/lib/elfsym.c
 PROFSRC=user/prof.c user/lib/elfsym.c
@@ -173,6 +173,7 @@ TARTESTSRC=tools/test/tartest.c kern/tar.c
 FMTTESTSRC=tools/test/fmttest.c kern/fmt.c
 STRINGTESTSRC=tools/test/stringtest.c kern/string.c
 REGEXPTESTSRC=tools/test/regexptest.c user/lib/regexp.c
+MCOUNTTESTSRC=tools/test/mcounttest.c user/lib/arcs.c
 
 o/host/kprof: $KPROFSRC user/include/elfsym.h
 	mkdir -p o/host
@@ -228,6 +229,20 @@ o/host/regexptest: $REGEXPTESTSRC user/include/regexp.h
 o/host/regexptest-san: $REGEXPTESTSRC user/include/regexp.h
 	mkdir -p o/host
 	gcc $SANCFLAGS -o $target $REGEXPTESTSRC
+
+# mcounttest includes user/lib/arcs.c itself, and runs it in threads;
+# -tsan is its build with the thread sanitizer.
+o/host/mcounttest: $MCOUNTTESTSRC user/include/gmon.h
+	mkdir -p o/host
+	gcc $HOSTCFLAGS -pthread -o $target tools/test/mcounttest.c
+
+o/host/mcounttest-san: $MCOUNTTESTSRC user/include/gmon.h
+	mkdir -p o/host
+	gcc $SANCFLAGS -pthread -o $target tools/test/mcounttest.c
+
+o/host/mcounttest-tsan: $MCOUNTTESTSRC user/include/gmon.h
+	mkdir -p o/host
+	gcc -O1 -g -Wall -Wextra -Werror -iquote user/include -fsanitize=thread -pthread -o $target tools/test/mcounttest.c
 
 test:V: all
 	tools/runtests

@@ -38,10 +38,17 @@ enum {
 
 #define GMON_MAXCOUNT	0xffffffffu	/* where an arc's count stops */
 
+/* gmon.c: the profile, gcrt0's calls. */
 void	monstartup(uintptr_t lowpc, uintptr_t highpc);
 void	moncontrol(int on);
 void	_mcleanup(void);
-void	_mcount(uint32_t frompc, uint32_t selfpc);
+
+/* arcs.c: mcount's table of arcs. */
+void	_mcount(uint32_t frompc, uint32_t selfpc);	/* from mcount.asm */
 void	mcountoverflow(void);
+void	mcountctl(int on);
+uint32_t	mcountarcs(void);
+void	mcountarc(uint32_t i, uint32_t *frompc, uint32_t *selfpc, uint32_t *count);
+uint32_t	mcountlost(void);
 
 #endif

@@ -2,7 +2,7 @@
 ; profiled program, just after "push ebp; mov ebp, esp".  So at entry
 ; [esp] is the return into the function, an address in the callee
 ; (selfpc), and [ebp+4] the function's own return address, into its
-; caller (frompc).  _mcount (gmon.c) counts the call along that arc.
+; caller (frompc).  _mcount (arcs.c) counts the call along that arc.
 ; eax, ecx and edx are kept as they were: a function whose arguments
 ; come in registers (regparm) has not yet looked at them.
 
