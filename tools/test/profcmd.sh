@@ -543,6 +543,17 @@ if grep -q "^prof: full.out: the arc table was full: $lost calls" "$T/guest-full
 else
 	bad arcs-full-prof "$(head -c 300 "$T/guest-full.out" | tr '\n' '|')"
 fi
+# The host's prof, both builds, says the same.
+why=
+for bin in "${hostbins[@]}"; do
+	"$bin" o/test/arctest.prof "$T/full.out" >"$T/host-full.out" 2>"$T/host-full.err"
+	if [ $? -ne 0 ] || ! grep -q "^0	  0.0	$lost	mcountoverflow\$" "$T/host-full.out" ||
+	   [ "$(cat "$T/host-full.err")" != "prof: $T/full.out: the arc table was full: $lost calls along arcs it had no room for are counted as mcountoverflow's" ]; then
+		why="${bin##*/}: $(head -c 300 "$T/host-full.err")"
+		break
+	fi
+done
+if [ -z "$why" ]; then ok arcs-full-host-prof; else bad arcs-full-host-prof "$why"; fi
 check arcs-full-gprof grep -qE "^\[[0-9]+\] .* 0\+$lost +mcountoverflow \[" <(gprof -q -b o/test/arctest.prof "$T/full.out" 2>&1)
 
 summary profcmd
