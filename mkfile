@@ -36,7 +36,9 @@ TESTS=`ls user/test/*.c | sed 's,user/test/\(.*\)\.c,o/test/\1,'`
 
 # These are also built to profile themselves, as /bin/NAME.prof:
 # compiled with -pg, so that each function calls mcount (the call
-# graph's arcs), and started by gcrt0.o, which writes gmon.out at exit.
+# graph's arcs; mcount finds the caller through the frame pointer, which
+# CFLAGS keeps and gcc requires with -pg), and started by gcrt0.o, which
+# writes gmon.out at exit.
 # The C library is not: it is shared with the other programs, and
 # mcount must not call itself.  PROFTESTS are test programs built so
 # too, as o/test/NAME.prof (o/pt/ their objects; o/pg/ the programs').
