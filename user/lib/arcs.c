@@ -74,9 +74,10 @@ findarc(Arc *a, uint32_t frompc, uint32_t selfpc)
 }
 
 /*
- * A spin lock of the C library's own, around the adding of arcs.  A
- * waiting processor executes pause: under QEMU's deterministic mode
- * that lets it run the one holding the lock.
+ * A spin lock of this file's own (the C library has no lock for threads
+ * yet), around the adding of arcs.  A waiting processor executes pause:
+ * under QEMU's deterministic mode that lets it run the one holding the
+ * lock.
  */
 static void
 lockarcs(void)
