@@ -1,7 +1,8 @@
 /*
  * The clock: each processor's local APIC timer interrupts it HZ times
- * a second (kern/apic.c).  Each tick feeds the two profilers the
- * interrupted pc and counts in the processor's ticks; the first
+ * a second (kern/apic.c).  Each tick feeds the per-process profilers
+ * (kprof has a clock of its own, an NMI: kern/apic.c, nmiclock) and
+ * counts in the processor's ticks; the first
  * processor's also count as the system's time, ticks, and wake the
  * processes sleeping on it.
  */
@@ -22,12 +23,11 @@ static Lock	tickslk = { .name = "ticks" };	/* nextwake, and sleeping on &ticks *
 static uint	nextwake;
 
 /*
- * The clock interrupt.  kprof wants the pc the tick interrupted;
- * profil and pcsample want the current process's user pc, which for a
- * tick in the kernel is where it last entered.
+ * The clock interrupt.  profil and pcsample want the current process's
+ * user pc, which for a tick in the kernel is where it last entered.
  */
 void
-clock(Ureg *u)
+clock(void)
 {
 	Mach *m = thismach();
 	Proc *p = m->proc;
@@ -36,7 +36,6 @@ clock(Ureg *u)
 	m->ticks++;
 	if(m->phase < 2)
 		lapicphase(m);
-	kprofclock(m, u->pc);
 	if(p != nil){
 		p->ticks++;
 		if((im = p->img) != nil && (im->prof.buf | im->pcs.buf) != 0)
@@ -47,8 +46,11 @@ clock(Ureg *u)
 	 * Under QEMU's -icount the processors run in turn, and a busy one
 	 * gives up its turn only at a pause: without this one an idle
 	 * processor's clock, and so the work waiting for it, would wait.
+	 * An idle one gives its turn up at its hlt: there, not here, is
+	 * where kprof's NMI should find it.
 	 */
-	pause();
+	if(p != nil)
+		pause();
 	if(m->id != 0)
 		return;
 	ticks++;

@@ -12,6 +12,7 @@ typedef struct Image	Image;
 typedef struct Lock	Lock;
 typedef struct Mach	Mach;
 typedef struct FPsave	FPsave;
+typedef struct Kpcount	Kpcount;
 typedef struct Mount	Mount;
 typedef struct Proc	Proc;
 typedef struct Ureg	Ureg;
@@ -159,8 +160,9 @@ struct Mach {
 	int	phase;		/* lapicphase's steps done; 2 when its ticks are in place */
 	volatile int	online;		/* it has started and runs the scheduler */
 	volatile int	idling;		/* it waits in idle for a process: ready wakes it */
-	uint	*kpcell;	/* the kprof counts its clock adds to (dev/devkprof.c) */
-	volatile uint	kpbusy;		/* in kprofclock: kpctl waits for it */
+	Kpcount	*kp;		/* the kprof counts its NMIs add to (dev/devkprof.c) */
+	volatile uint	kpbusy;		/* in kprofnmi: kpctl waits for it */
+	char	*stack;		/* bottom of its scheduler's stack, KSTACK bytes */
 	volatile uint	flushreq;	/* TLB flushes asked of it (shootdown) */
 	volatile uint	flushdone;	/* flushreq as its last flush found it */
 	uvlong	gdt[NSEG];

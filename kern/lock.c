@@ -5,10 +5,10 @@
  * too, so that a handler never finds its lock held by the code it
  * interrupted.  pushcli nests: interrupts come back on only at the
  * last popcli, and only if they were on at the first.  The other locks
- * leave interrupts on, so that the clock, and kprof, see what is done
- * while they are held.  Every spin executes pause, so that under
- * QEMU's -icount, which runs the processors in turn, the spinner lets
- * the holder run.
+ * leave interrupts on, so that the clock ticks while they are held
+ * (kprof's NMI sees what is done either way).  Every spin executes
+ * pause, so that under QEMU's -icount, which runs the processors in
+ * turn, the spinner lets the holder run.
  *
  * The lock order: a processor holding a lock takes only locks below it
  * in this list, so no two processors ever wait for each other.  The
@@ -20,7 +20,7 @@
  *	chan	kern/chan.c: channels' and mounts' reference counts
  *	pages	kern/alloc.c: the free pages
  *	heap	kern/alloc.c: the heap
- *	kprof	dev/devkprof.c: kpctl's commands (the clock takes none)
+ *	kprof	dev/devkprof.c: kpctl's commands, kpstack's reads (kprof's NMI takes none)
  *
  *	consin	dev/devcons.c: console input (ilock)
  *	uart	dev/devuart.c: eia1's input, and writes to either port (ilock)
