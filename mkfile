@@ -144,20 +144,22 @@ o/kprof.iso: o/kernel o/root.tar boot/grub.cfg
 HOSTTESTS=kprof prof tartest fmttest stringtest regexptest
 tools:V: o/host/kprof o/host/prof ${HOSTTESTS:%=o/host/%} ${HOSTTESTS:%=o/host/%-san} o/host/stringtest32
 
-KPROFSRC=user/kprof.c user/lib/elfsym.c
+# The host's kprof also has -l, source lines, through elfutils' libdw.
+KPROFSRC=user/kprof.c user/lib/elfsym.c user/lib/kpstack.c user/lib/flame.c tools/srcline.c
+KPROFHDR=user/include/elfsym.h user/include/kpstack.h
 PROFSRC=user/prof.c user/lib/elfsym.c
 TARTESTSRC=tools/test/tartest.c kern/tar.c
 FMTTESTSRC=tools/test/fmttest.c kern/fmt.c
 STRINGTESTSRC=tools/test/stringtest.c kern/string.c
 REGEXPTESTSRC=tools/test/regexptest.c user/lib/regexp.c
 
-o/host/kprof: $KPROFSRC user/include/elfsym.h
+o/host/kprof: $KPROFSRC $KPROFHDR
 	mkdir -p o/host
-	gcc $HOSTCFLAGS -o $target $KPROFSRC
+	gcc $HOSTCFLAGS -o $target $KPROFSRC -ldw
 
-o/host/kprof-san: $KPROFSRC user/include/elfsym.h
+o/host/kprof-san: $KPROFSRC $KPROFHDR
 	mkdir -p o/host
-	gcc $SANCFLAGS -o $target $KPROFSRC
+	gcc $SANCFLAGS -o $target $KPROFSRC -ldw
 
 o/host/prof: $PROFSRC user/include/elfsym.h user/include/gmon.h
 	mkdir -p o/host

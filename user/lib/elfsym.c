@@ -454,12 +454,12 @@ symload(Symtab *t, const char *path)
 }
 
 /*
- * Credit ticks at addr to the last symbol at or before it.  The first
+ * The index in t->sym of the last symbol at or before addr.  The first
  * symbol is at the start of text, so every address in text has one; an
- * address below text goes to the first.
+ * address below text gets the first.
  */
-void
-symcredit(Symtab *t, uint32_t addr, uint64_t ticks)
+int
+symfind(Symtab *t, uint32_t addr)
 {
 	int lo, hi, mid;
 
@@ -472,7 +472,14 @@ symcredit(Symtab *t, uint32_t addr, uint64_t ticks)
 		else
 			hi = mid;
 	}
-	t->sym[lo].ticks += ticks;
+	return lo;
+}
+
+/* Credit ticks at addr to the symbol that symfind finds. */
+void
+symcredit(Symtab *t, uint32_t addr, uint64_t ticks)
+{
+	t->sym[symfind(t, addr)].ticks += ticks;
 }
 
 /*
