@@ -21,6 +21,7 @@ struct Sym {
 	const char	*name;		/* in the program image */
 	int	rank;		/* which to keep of several at one address; 0: "text", no symbol */
 	uint64_t	ticks;		/* credited to it */
+	uint64_t	calls;		/* to it, along the arcs of a call graph */
 };
 
 /* What symload learns from a program file. */
@@ -32,6 +33,7 @@ struct Symtab {
 	uint32_t	textsize;	/* bytes in .text */
 	Sym	*sym;		/* symbols in .text, by address, one per address */
 	int	nsym;		/* how many */
+	int	withcalls;	/* symprint prints a calls column */
 };
 
 extern const char	*argv0;
