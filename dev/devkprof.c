@@ -339,6 +339,18 @@ snapshot(void)
 			left[b] = left[b] > t ? left[b] - t : 0;
 		}
 	}
+	/* A stack kept as a bin's address alone takes that bin's cut ticks: one line for both. */
+	for(l = 0; l < nmach; l++){
+		k = mach[l].kp;
+		for(i = 0; i < KPnstack; i++){
+			s = &k->stack[i];
+			if(total[l][i] == 0 || s->n != 1 || (k->pc[s->off] - (uint)text) % (1<<KPbinshift) != 0)
+				continue;
+			b = 2 + ((k->pc[s->off] - (uint)text) >> KPbinshift);
+			total[l][i] = satadd(total[l][i], left[b]);
+			left[b] = 0;
+		}
+	}
 }
 
 /* Decimal digits of n. */

@@ -46,11 +46,8 @@ clock(void)
 	 * Under QEMU's -icount the processors run in turn, and a busy one
 	 * gives up its turn only at a pause: without this one an idle
 	 * processor's clock, and so the work waiting for it, would wait.
-	 * An idle one gives its turn up at its hlt: there, not here, is
-	 * where kprof's NMI should find it.
 	 */
-	if(p != nil)
-		pause();
+	pause();
 	if(m->id != 0)
 		return;
 	ticks++;

@@ -10,6 +10,7 @@
 #	lines, depth	kpstack's lines, and the most pcs in one
 #	leafonly	lines of one pc
 #	badlines	lines not of kpstack's form, or with pcs outside text
+#	repeats		lines whose stack an earlier line has
 #	bins FN		ticks in FN's bins (each bin is its start address's)
 #	chain FN	ticks of the stacks whose leaf is in FN and whose next
 #			pcs are in the CALLERs, in order
@@ -56,6 +57,7 @@ print('lines', len(lines))
 print('depth', max((len(p) for _, p in stacks), default=0))
 print('leafonly', sum(1 for _, p in stacks if len(p) == 1))
 print('badlines', bad)
+print('repeats', len(stacks) - len(set(tuple(p) for _, p in stacks)))
 for a in sys.argv[3:]:
 	name, _, callers = a.partition(':')
 	chain = [name] + [x for x in callers.split(',') if x]

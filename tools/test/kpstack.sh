@@ -50,6 +50,7 @@ echo "full table: $(fact kernel) kernel ticks, $(fact lines) lines, $cut1 cut, $
 check full-says-cut [ "${cut1:-0}" -gt 0 ]
 check full-sums-to-cell-1 [ "$(fact stacksum)" = "$(fact kernel)" -a "$(fact badlines)" = 0 -a "$(fact kernel)" -ge 1000 ]
 check full-cut-to-leaf [ "$(fact leafonly)" -gt 0 ]
+check full-one-line-a-stack [ "$(fact repeats)" = 0 ]
 check full-32-frames [ "$(fact depth)" = 32 ]
 check full-tree-counted [ "$(fact leaf spinnode)" = "$(fact bins spinnode)" ]
 python3 tools/test/kpcheck.py o/kernel "$T/full2" spinnode >"$T/facts"
