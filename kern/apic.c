@@ -103,27 +103,38 @@ lapicinit(void)
 
 /*
  * Put this processor's ticks id/nmach of a tick after the first
- * processor's, once all have started: clock calls this on the ticks of
- * m (not the first) until m->phase is 2.  Under QEMU's -icount, which
- * runs the processors in turn from one timer deadline to the next, two
- * processors whose ticks came close together would split the time as
- * unevenly, down to one spending all of its own in the clock
- * interrupt.  Step 1 waits, once, for the first processor's next tick
- * (its clock's pause lets this one run just after it) and counts down
- * the fraction from there; step 2, at the end of that, goes back to
+ * processor's: clock calls this on the ticks of m (not the first)
+ * until m->phase is 2, doing nothing until evenclocks is set (by main
+ * with more than two processors, else by pfork at the first thread).  Under QEMU's -icount, which runs the
+ * processors in turn from one timer deadline to the next, processors
+ * whose ticks come close together split the time unevenly, down to
+ * one spending all of its own in the clock interrupt: the threads of
+ * one image, whose ticks all count in one profile, need even turns.
+ * (Processes of their own are left with the clocks as they started:
+ * the kprof tests of mp.sh divide their work to suit either.)  Step 1
+ * waits for the first processor's next tick (its clock's pause lets
+ * this one run just after it), a bounded while, as that one may be
+ * idle and under -icount then get its tick only when this one idles
+ * too: not found, it tries again at the next tick.  It counts the
+ * fraction down from there; step 2, at the end of that, goes back to
  * whole ticks.
  */
+volatile int	evenclocks;
+
 void
 lapicphase(Mach *m)
 {
-	uint t;
+	uint t, n;
 
-	if(!mach[0].online)
+	if(!evenclocks)
 		return;
 	if(m->phase == 0){
 		t = ticks;
-		while(ticks == t)
+		for(n = 0; ticks == t; n++){
+			if(n == 100000)
+				return;
 			pause();
+		}
 		lapicw(Lticr, (uvlong)lapicticks * m->id / nmach);
 		m->phase = 1;
 	}else{

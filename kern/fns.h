@@ -26,6 +26,7 @@ uint	heapfree(void);
 extern volatile uint	*lapic, *ioapic;
 void	lapicinit(void);
 void	lapicphase(Mach*);
+extern volatile int	evenclocks;	/* a thread has been made: lapicphase evens the clocks */
 int	lapicid(void);
 void	lapiceoi(void);
 void	lapicipi(int, uint);

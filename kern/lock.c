@@ -21,6 +21,9 @@
  *	pages	kern/alloc.c: the free pages
  *	heap	kern/alloc.c: the heap
  *	kprof	dev/devkprof.c: kpctl's commands, kpstack's reads (kprof's NMI takes none)
+ *	image	kern/image.c: an image's threads, count and busy flag; busy is
+ *		imlock, a sleeping lock held across sbrk's and fork's page
+ *		mapping (pages, and procs at their scheduling points)
  *
  *	consin	dev/devcons.c: console input (ilock)
  *	uart	dev/devuart.c: eia1's input, and writes to either port (ilock)

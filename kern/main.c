@@ -157,6 +157,14 @@ main(uint magic, Mbinfo *mb)
 	userinit();
 	print("%d MB, %d free pages, hz %d, %d cpus\n", pagestotal()*BY2PG >> 20, pagesfree(), hz, nmach);
 	mach[0].phase = 2;	/* the others' ticks are placed after its (lapicphase) */
+	/*
+	 * With more than two, from the start, while all idle: the steps
+	 * land more exactly than once threads keep them busy.  With two,
+	 * at the first thread, as mp.sh's kprof accuracy over two
+	 * processors has its work divided for the clocks as they start.
+	 */
+	if(nmach > 2)
+		evenclocks = 1;
 	mach[0].online = 1;
 	scheduler();
 }

@@ -372,6 +372,7 @@ pfork(int flags)
 	}
 	imlock(im);
 	if(flags & RFMEM){
+		evenclocks = 1;
 		if((pd = copypgdir(up->pgdir, USHARED)) != nil)
 			memmove(pd, up->pgdir, PDX(USHARED)*sizeof(pte_t));
 	}else{

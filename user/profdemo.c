@@ -1,7 +1,7 @@
 /*
  * profdemo: a program whose profile is known, to try the profilers on.
  *
- *	profdemo [-s] [-p] [-t threads] [seconds]
+ *	profdemo [-s | -p] [-t threads] [seconds]
  *
  * spin3 and spin1 run the same loop, spin3 three times as many rounds
  * of it.  main calls them in turn, a small chunk of work each, so that
@@ -22,7 +22,8 @@
  * prints the profile itself, in prof's layout, from the symbols of
  * /bin/profdemo.  -p also prints the ticks counted and the ticks its
  * threads ran with profiling on (#c/proctime): the two are equal when
- * no tick is lost.
+ * no tick is lost.  (One at a time: with both on, the ticks with
+ * profiling on would count pcsample's too.)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +52,7 @@ static volatile int	stop;	/* the time is up: set by the first thread */
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: profdemo [-s] [-p] [-t threads] [seconds]\n");
+	fprintf(stderr, "usage: profdemo [-s | -p] [-t threads] [seconds]\n");
 	exit(1);
 }
 
@@ -195,7 +196,7 @@ main(int argc, char *argv[])
 			usage();
 	}
 	secs = DEFSECS;
-	if(argc > 1)
+	if(argc > 1 || (sample && count))
 		usage();
 	if(argc == 1){
 		if((secs = parsenum(argv[0])) < 0)

@@ -18,8 +18,8 @@ cd "$(dirname "$0")/../.." || exit 1
 
 for n in 2 4; do
 	guest -d -p $n -a 'hz=10000' -t 300 -c "cat /dev/textsum; cat /dev/sysstat
-threadtest
 profdemo -p -t $n 1
+threadtest
 cat /dev/sysstat; cat /dev/textsum"
 	has "threadtest-$n" '^threadtest: ok$'
 	hasnt "threadtest-$n-no-fail" '^FAIL'
