@@ -44,9 +44,9 @@ guest -p 8 -c "bind -a '#T' /dev; cat /dev/kpctl"
 has kernel-8-cpus "^off hz 100 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus 8$"
 
 # usertests and fuzz on 4 processors, and nothing lost or written over.
-guest -p 4 -t 900 -c 'cat /dev/textsum; cat /dev/sysstat; usertests; fuzz 200000; cat /dev/sysstat; cat /dev/textsum'
+guest -p 4 -t 900 -c 'cat /dev/textsum; cat /dev/sysstat; usertests; fuzz 100000; cat /dev/sysstat; cat /dev/textsum'
 has usertests-4 '^usertests: ok$'
-has fuzz-4 'fuzz: 200000 calls, ok$'
+has fuzz-4 'fuzz: 100000 calls, ok$'
 hasnt no-panic-4 'panic'
 before=$(grep -E '^pages' <<<"$out" | head -1 | awk '{print $4}')
 after=$(grep -E '^pages' <<<"$out" | tail -1 | awk '{print $4}')
@@ -85,8 +85,8 @@ PY
 # its speed; and the processors were idle for under 2% of the ticks,
 # or one waited for the other, and its ticks counted nothing of its own.
 guest -d -p 2 -a 'hz=10000' -t 600 -o "$T/spin" -c "bind -a '#S' /dev; bind -a '#T' /dev
-echo 'echo a 3000000 > /dev/spinctl' > /tmp/t
-echo 'echo b 1000000 > /dev/spinctl' >> /tmp/t
+echo 'echo a 1500000 > /dev/spinctl' > /tmp/t
+echo 'echo b 500000 > /dev/spinctl' >> /tmp/t
 cat /tmp/t /tmp/t /tmp/t /tmp/t /tmp/t > /tmp/t5
 cat /tmp/t5 /tmp/t5 /tmp/t5 /tmp/t5 /tmp/t5 > /tmp/t25
 echo startclr > /dev/kpctl
