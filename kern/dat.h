@@ -84,8 +84,9 @@ struct Lock {
  * kern/lock.c): those who want it meanwhile sleep.
  */
 struct QLock {
-	Lock	lk;		/* held, and sleeping on the QLock */
+	Lock	lk;		/* held, nwait, and sleeping on the QLock */
 	int	held;		/* by some process */
+	int	nwait;		/* processes asleep for it: qunlock wakes them */
 };
 
 /*

@@ -128,22 +128,29 @@ qlock(QLock *q)
 			unlock(&q->lk);
 			return seterr(EINTR, nil);
 		}
+		q->nwait++;
 		sleep(q, &q->lk);
+		q->nwait--;
 	}
 	q->held = 1;
 	unlock(&q->lk);
 	return 0;
 }
 
+/* Let go of q; wake its waiters, if any (wakeup looks at every process). */
 void
 qunlock(QLock *q)
 {
+	int n;
+
 	lock(&q->lk);
 	if(!q->held)
 		panic("qunlock %s: not held", q->lk.name);
 	q->held = 0;
+	n = q->nwait;
 	unlock(&q->lk);
-	wakeup(q);
+	if(n > 0)
+		wakeup(q);
 }
 
 /*

@@ -9,6 +9,8 @@
  * record at a time.  The file must hold every record exactly once,
  * each whole at a multiple of 32 bytes, each process's in its order;
  * and the two readers together must have read each record exactly once.
+ * Last, a process waiting for a pipe's descriptor that another holds
+ * in a read must still die when killed.
  * Prints "shareoff: ok" or a FAIL line for each thing wrong.
  */
 #include <stdio.h>
@@ -182,6 +184,26 @@ main(int argc, char *argv[])
 		}
 	close(fd);
 	remove(file);
+
+	/* A's read of an empty pipe holds the channel; B waits, and is killed. */
+	if(pipe(p) < 0){
+		fail("pipe", -1, 0);
+		return 1;
+	}
+	if((pid = fork()) == 0){
+		read(p[0], r, 1);
+		exit(0);
+	}
+	sleep(50);
+	if((i = fork()) == 0){
+		read(p[0], r, 1);
+		exit(0);
+	}
+	sleep(50);
+	if(kill(i) < 0 || wait(&st) != i || st != 255)
+		fail("kill of a process waiting for a descriptor", i, st);
+	if(write(p[1], "x", 1) != 1 || wait(&st) != pid || st != 0)
+		fail("the holder's read", pid, st);
 	if(failures == 0)
 		printf("shareoff: ok\n");
 	return failures != 0;
