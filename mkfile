@@ -27,17 +27,26 @@ KOBJ=o/boot/entry.o o/boot/apboot.o o/kern/trapasm.o o/kern/swtch.o ${KSRC:%.c=o
 # whose objects it shares (kern/lib.h).
 SHARED=o/kern/string.o o/kern/fmt.o o/kern/strerror.o
 LSRC=`ls user/lib/*.c`
-LOBJ=o/lib/crt0.o o/lib/syscall.o ${LSRC:user/lib/%.c=o/lib/%.o} $SHARED
+LOBJ=o/lib/crt0.o o/lib/syscall.o o/lib/mcount.o ${LSRC:user/lib/%.c=o/lib/%.o} $SHARED
 
 # Every user/NAME.c is a program /bin/NAME; every user/test/NAME.c a
 # test program, also /bin/NAME, built in o/test/ (o/t/ its object).
 PROGS=`ls user/*.c | sed 's,user/\(.*\)\.c,o/bin/\1,'`
 TESTS=`ls user/test/*.c | sed 's,user/test/\(.*\)\.c,o/test/\1,'`
 
-# These are also built to profile themselves, as /bin/NAME.prof: the
-# same objects started by gcrt0.o, which writes gmon.out at exit.
+# These are also built to profile themselves, as /bin/NAME.prof:
+# compiled with -pg, so that each function calls mcount (the call
+# graph's arcs; mcount finds the caller through the frame pointer, which
+# CFLAGS keeps and gcc requires with -pg), and started by gcrt0.o, which
+# writes gmon.out at exit.
+# The C library is not: it is shared with the other programs, and
+# mcount must not call itself.  PROFTESTS are test programs built so
+# too, as o/test/NAME.prof (o/pt/ their objects; o/pg/ the programs').
 PROFILED=runtest profdemo
 PROFPROGS=${PROFILED:%=o/bin/%.prof}
+PROFTESTS=arctest
+PROFTESTPROGS=${PROFTESTS:%=o/test/%.prof}
+PGCFLAGS=$UCFLAGS -pg
 
 all:V: o/kernel o/root.tar o/kprof.iso tools
 
@@ -78,6 +87,10 @@ o/lib/gcrt0.o: user/lib/gcrt0.asm
 	mkdir -p o/lib
 	nasm -f elf32 -o $target user/lib/gcrt0.asm
 
+o/lib/mcount.o: user/lib/mcount.asm
+	mkdir -p o/lib
+	nasm -f elf32 -o $target user/lib/mcount.asm
+
 # The system-call numbers, for the assembler, from the C header.
 o/sys.inc: kern/sys.h
 	mkdir -p o
@@ -108,23 +121,35 @@ o/t/%.o: user/test/%.c $UHDR
 	mkdir -p o/t
 	gcc $UCFLAGS -c -o $target user/test/$stem.c
 
-o/test/%: o/t/%.o o/lib/libc.a user/user.ld
+o/test/&: o/t/&.o o/lib/libc.a user/user.ld
 	mkdir -p o/test
 	ld $LDFLAGS -T user/user.ld -o $target o/lib/crt0.o o/t/$stem.o o/lib/libc.a $LIBGCC
 
-o/bin/%.prof: o/u/%.o o/lib/gcrt0.o o/lib/libc.a user/user.ld
+o/pg/%.o: user/%.c $UHDR
+	mkdir -p o/pg
+	gcc $PGCFLAGS -c -o $target user/$stem.c
+
+o/bin/%.prof: o/pg/%.o o/lib/gcrt0.o o/lib/libc.a user/user.ld
 	mkdir -p o/bin
-	ld $LDFLAGS -T user/user.ld -o $target o/lib/gcrt0.o o/u/$stem.o o/lib/libc.a $LIBGCC
+	ld $LDFLAGS -T user/user.ld -o $target o/lib/gcrt0.o o/pg/$stem.o o/lib/libc.a $LIBGCC
+
+o/pt/%.o: user/test/%.c $UHDR
+	mkdir -p o/pt
+	gcc $PGCFLAGS -c -o $target user/test/$stem.c
+
+o/test/%.prof: o/pt/%.o o/lib/gcrt0.o o/lib/libc.a user/user.ld
+	mkdir -p o/test
+	ld $LDFLAGS -T user/user.ld -o $target o/lib/gcrt0.o o/pt/$stem.o o/lib/libc.a $LIBGCC
 
 # The man pages, doc/man/NAME.SECTION, go in /man for man(1).
 MANPAGES=`ls doc/man/*.[1-9]`
 
 # The boot archive: /bin, /kernel (the booted ELF, symbols and all),
 # /man, /tmp.
-o/root.tar: o/kernel $PROGS $TESTS $PROFPROGS $MANPAGES
+o/root.tar: o/kernel $PROGS $TESTS $PROFPROGS $PROFTESTPROGS $MANPAGES
 	rm -rf o/root
 	mkdir -p o/root/bin o/root/tmp o/root/dev o/root/boot o/root/man
-	cp $PROGS $TESTS $PROFPROGS o/root/bin/
+	cp $PROGS $TESTS $PROFPROGS $PROFTESTPROGS o/root/bin/
 	cp $MANPAGES o/root/man/
 	cp o/kernel o/root/kernel
 	tar --format=ustar --owner=0 --group=0 --numeric-owner -cf $target -C o/root .
@@ -141,23 +166,26 @@ o/kprof.iso: o/kernel o/root.tar boot/grub.cfg
 # undefined-behaviour sanitizers.
 # The unit tests' builds are made here too, once, so that the tests,
 # which may run side by side, find them made.
-HOSTTESTS=kprof prof tartest fmttest stringtest regexptest
-tools:V: o/host/kprof o/host/prof ${HOSTTESTS:%=o/host/%} ${HOSTTESTS:%=o/host/%-san} o/host/stringtest32
+HOSTTESTS=kprof prof tartest fmttest stringtest regexptest mcounttest
+tools:V: o/host/kprof o/host/prof ${HOSTTESTS:%=o/host/%} ${HOSTTESTS:%=o/host/%-san} o/host/stringtest32 o/host/mcounttest-tsan
 
-KPROFSRC=user/kprof.c user/lib/elfsym.c
+# The host's kprof also has -l, source lines, through elfutils' libdw.
+KPROFSRC=user/kprof.c user/lib/elfsym.c user/lib/kpstack.c user/lib/flame.c tools/srcline.c
+KPROFHDR=user/include/elfsym.h user/include/kpstack.h
 PROFSRC=user/prof.c user/lib/elfsym.c
 TARTESTSRC=tools/test/tartest.c kern/tar.c
 FMTTESTSRC=tools/test/fmttest.c kern/fmt.c
 STRINGTESTSRC=tools/test/stringtest.c kern/string.c
 REGEXPTESTSRC=tools/test/regexptest.c user/lib/regexp.c
+MCOUNTTESTSRC=tools/test/mcounttest.c user/lib/arcs.c
 
-o/host/kprof: $KPROFSRC user/include/elfsym.h
+o/host/kprof: $KPROFSRC $KPROFHDR
 	mkdir -p o/host
-	gcc $HOSTCFLAGS -o $target $KPROFSRC
+	gcc $HOSTCFLAGS -o $target $KPROFSRC -ldw
 
-o/host/kprof-san: $KPROFSRC user/include/elfsym.h
+o/host/kprof-san: $KPROFSRC $KPROFHDR
 	mkdir -p o/host
-	gcc $SANCFLAGS -o $target $KPROFSRC
+	gcc $SANCFLAGS -o $target $KPROFSRC -ldw
 
 o/host/prof: $PROFSRC user/include/elfsym.h user/include/gmon.h
 	mkdir -p o/host
@@ -205,6 +233,20 @@ o/host/regexptest: $REGEXPTESTSRC user/include/regexp.h
 o/host/regexptest-san: $REGEXPTESTSRC user/include/regexp.h
 	mkdir -p o/host
 	gcc $SANCFLAGS -o $target $REGEXPTESTSRC
+
+# mcounttest includes user/lib/arcs.c itself, and runs it in threads;
+# -tsan is its build with the thread sanitizer.
+o/host/mcounttest: $MCOUNTTESTSRC user/include/gmon.h
+	mkdir -p o/host
+	gcc $HOSTCFLAGS -pthread -o $target tools/test/mcounttest.c
+
+o/host/mcounttest-san: $MCOUNTTESTSRC user/include/gmon.h
+	mkdir -p o/host
+	gcc $SANCFLAGS -pthread -o $target tools/test/mcounttest.c
+
+o/host/mcounttest-tsan: $MCOUNTTESTSRC user/include/gmon.h
+	mkdir -p o/host
+	gcc -O1 -g -Wall -Wextra -Werror -iquote user/include -fsanitize=thread -pthread -o $target tools/test/mcounttest.c
 
 test:V: all
 	tools/runtests

@@ -7,6 +7,7 @@
 
 %define KZERO		0xC0000000
 %define NBIGPG		64		; 64 x 4 MB = PHYSMAX, as in kern/mem.h
+%define KSTACK		8192		; as kern/mem.h: the first processor's scheduler stack
 %define MBMAGIC		0x1BADB002
 %define MBFLAGS		0x00000003	; modules page-aligned, memory info
 
@@ -30,7 +31,7 @@ start:
 	lea	ecx, [high]
 	jmp	ecx
 high:
-	mov	esp, bootstack + 4096
+	mov	esp, bootstack + KSTACK
 	xor	ebp, ebp
 	add	ebx, KZERO
 	push	ebx
@@ -56,5 +57,6 @@ bootpgdir:
 
 section .bss
 align 4096
+global bootstack
 bootstack:
-	resb	4096
+	resb	KSTACK

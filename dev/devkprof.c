@@ -1,11 +1,15 @@
 /*
- * Kernel profiling, #T, as Plan 9's devkprof: at each clock tick
- * kprofclock (kern/fns.h, inline in the clock) counts the tick, and if
- * the interrupted pc is in kernel text, the 8-byte bin it falls in.
- * Every processor counts in cells of its own; kpdata shows their sums
- * as big-endian 4-byte cells: all ticks, kernel ticks, then one per
- * bin.  kpcpu shows each processor's total and kernel ticks.  kpctl
- * takes start, stop and startclr, and reads back a status line.
+ * Kernel profiling, #T, as Plan 9's devkprof, sampled by an NMI: while
+ * kprof counts, every processor takes one HZ times a second
+ * (kern/apic.c, nmiclock), interrupts off or on, and kprofnmi counts
+ * the tick; if the pc it interrupted is in kernel text, also the 8-byte
+ * bin the pc falls in, and the kernel call stack there.  Every
+ * processor counts in a Kpcount of its own, so no increment is lost
+ * and the NMI takes no lock.  kpdata shows the cells' sums as
+ * big-endian 4-byte cells: all ticks, kernel ticks, then one per bin.
+ * kpstack shows the stacks, one line per distinct stack, merged over the
+ * processors.  kpcpu shows each processor's total and kernel ticks.
+ * kpctl takes start, stop and startclr, and reads back a status line.
  */
 #include "u.h"
 #include "mem.h"
@@ -16,42 +20,232 @@ enum {
 	Qctl = 1,
 	Qdata,
 	Qcpu,
+	Qstack,
+
+	KPbinshift	= 3,	/* bins of 8 bytes */
+	KPmaxtext	= 128*1024,	/* kernel text at most */
+	KPncell	= 2 + (KPmaxtext >> KPbinshift),
+	KPdepth	= 32,		/* frames of a stack at most */
+	KPnstack	= 1024,	/* distinct stacks a processor keeps: a power of 2 */
+	KPnpc	= 16384,	/* their pcs, all together */
+	KPprobe	= 16,		/* slots a stack may lie past the one its hash names */
 };
 
 static Dirtab kprofdir[] = {
 	{ "kpctl",	Qctl,	0,	0664 },
 	{ "kpdata",	Qdata,	0,	0444 },
 	{ "kpcpu",	Qcpu,	0,	0444 },
+	{ "kpstack",	Qstack,	0,	0444 },
+};
+
+/*
+ * A distinct stack, in a processor's hash table of them: its pcs are
+ * pc[off] to pc[off+n-1] of the same Kpcount, leaf first.  A slot is
+ * free while its count is 0; the NMI fills the rest in first.
+ */
+typedef struct Kpstack {
+	volatile uint	count;	/* ticks with this stack */
+	uint	hash;		/* of its pcs */
+	ushort	off;
+	ushort	n;
+} Kpstack;
+
+/* One processor's counts: what its NMI adds to, and what startclr swaps. */
+struct Kpcount {
+	uint	cell[KPncell];	/* kpdata's cells, in host order */
+	Kpstack	stack[KPnstack];
+	uint	pc[KPnpc];	/* the stacks' pcs */
+	uint	npc;		/* of pc in use */
+	uint	cut;		/* stacks that found no room whole */
 };
 
 volatile uint	kprofon;	/* counting */
-static uint	kprofcell[MAXMACH][2][KPncell];	/* each processor's counts and a spare, in host order */
-static uint	ncell;		/* of them in use: 2 + the bins of kernel text */
-static Lock	kproflk = { .name = "kprof" };	/* kpctl's commands, one at a time */
+static Kpcount	kpcount[MAXMACH][2];	/* each processor's counts and a spare */
+static uint	ncell;		/* of cell in use: 2 + the bins of kernel text */
+static Lock	kproflk = { .name = "kprof" };	/* kpctl's commands, and the snapshot that kpstack's reads make below */
+static uint	left[KPncell];	/* kpstack: each bin's kernel ticks that no stack kept holds */
+static uint	total[MAXMACH][KPnstack];	/* and each kept stack's ticks, over the processors; 0 for a repeat */
 
-/* Cell i summed over the processors, sticking at the largest value. */
+/* a + b, sticking at the largest value, as the cells do. */
+static uint
+satadd(uint a, uint b)
+{
+	return a + b < a ? 0xFFFFFFFF : a + b;
+}
+
+/* Cell i summed over the processors. */
 static uint
 cell(uint i)
 {
-	uint n = 0, v;
+	uint n = 0;
 	int k;
 
-	for(k = 0; k < nmach; k++){
-		v = mach[k].kpcell[i];
-		n = n + v < n ? 0xFFFFFFFF : n + v;
-	}
+	for(k = 0; k < nmach; k++)
+		n = satadd(n, mach[k].kp->cell[i]);
 	return n;
 }
 
-/* Wait until no tick that saw kprofon is still counting. */
+/*
+ * Wait until no NMI that saw kprofon is still counting.  The fence
+ * first: the Kpcount pointers startclr stored are seen everywhere
+ * before any kpbusy is read, so an NMI that set kpbusy too late to be
+ * waited for finds the new counts.
+ */
 static void
 quiesce(void)
 {
 	int k;
 
+	__sync_synchronize();
 	for(k = 0; k < nmach; k++)
 		while(mach[k].kpbusy)
 			pause();
+}
+
+/*
+ * The top of the stack that sp is in, if it is one the kernel knows:
+ * the kernel stack of the process running here, or this processor's
+ * scheduler stack (the boot stack on the first).  0 for anything else.
+ */
+static uint
+stacktop(Mach *m, uint sp)
+{
+	Proc *p = m->proc;
+
+	if(p != nil && sp - (uint)p->kstack < KSTACK)
+		return (uint)p->kstack + KSTACK;
+	if(sp - (uint)m->stack < KSTACK)
+		return (uint)m->stack + KSTACK;
+	return 0;
+}
+
+static int
+intext(uint pc)
+{
+	return pc - (uint)text < (uint)ktextsize;
+}
+
+/* One more pc v on a stack, and in its hash h (FNV-1a, a word at a time). */
+#define Fnvbasis	2166136261U
+#define Fnvprime	16777619U
+#define PUSHPC(pc, n, h, v)	((h) = ((h) ^ ((pc)[(n)++] = (v))) * Fnvprime)
+
+/*
+ * The call stack at the kernel pc the NMI frame f interrupted, into
+ * pc[], leaf first: the return addresses in the chain of frame pointers
+ * from bp, as long as each frame lies above the last, within the
+ * stack, and holds a pc in kernel text.  At a function's first two
+ * instructions (push ebp; mov ebp, esp) or at a ret, bp is still (or
+ * again) the caller's, and the caller's pc is on top of the stack.
+ * The number of pcs; their hash in *hp.
+ */
+static uint
+walk(Mach *m, uint *f, uint bp, uint *pc, uint *hp)
+{
+	uint sp = (uint)(f + 3), top, fp, next, ret = 0, n = 0, h = Fnvbasis;
+	uchar *op = (uchar*)f[0];
+
+	PUSHPC(pc, n, h, f[0]);
+	if((top = stacktop(m, sp)) == 0 || top - sp < 8){
+		*hp = h;
+		return n;
+	}
+	if(op[0] == 0x55 || op[0] == 0xC3)
+		ret = ((uint*)sp)[0];
+	else if(op[0] == 0x89 && op[1] == 0xE5)
+		ret = ((uint*)sp)[1];
+	if(intext(ret))
+		PUSHPC(pc, n, h, ret);
+	/* fp - sp <= top - 8 - sp: fp at or above sp, and its two words below top */
+	for(fp = bp; fp - sp <= top - 8 - sp && n < KPdepth; fp = next){
+		if(!intext(ret = ((uint*)fp)[1]))
+			break;
+		PUSHPC(pc, n, h, ret);
+		if((next = *(uint*)fp) <= fp)
+			break;
+	}
+	*hp = h;
+	return n;
+}
+
+static int
+same(uint *a, uint *b, uint n)
+{
+	uint i;
+
+	for(i = 0; i < n; i++)
+		if(a[i] != b[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * One more tick for the stack pc[0..n-1], of hash h, in k's table, in
+ * a new slot if it has none yet: open addressing, KPprobe slots at
+ * most from the one its hash names.  -1 if it has no slot and there is
+ * no room.
+ */
+static int
+stackadd(Kpcount *k, uint *pc, uint n, uint h)
+{
+	uint i, j;
+	Kpstack *s;
+
+	for(i = 0; i < KPprobe; i++){
+		s = &k->stack[(h + i) % KPnstack];
+		if(s->count == 0){
+			if(k->npc + n > KPnpc)
+				return -1;
+			for(j = 0; j < n; j++)
+				k->pc[k->npc + j] = pc[j];
+			s->hash = h;
+			s->off = k->npc;
+			s->n = n;
+			k->npc += n;
+			asm volatile("" ::: "memory");	/* the count last: a reader sees the slot whole or free */
+			s->count = 1;
+			return 0;
+		}
+		if(s->hash == h && s->n == n && same(k->pc + s->off, pc, n)){
+			satinc((uint*)&s->count);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/*
+ * The NMI's sample (kern/trapasm.asm, nmientry).  kpbusy, set with
+ * xchg before kprofon is looked at again, tells kpctl when a sample
+ * that saw it on is done.  A stack that finds no room is cut: kept as
+ * its leaf alone if that has room, else only in its bin, where
+ * kpstack's reads find it.
+ */
+void
+kprofnmi(uint *f, uint bp)
+{
+	Mach *m = thismach();
+	uint pc[KPdepth], n, h;
+	Kpcount *k;
+
+	if(!kprofon)
+		return;
+	xchg(&m->kpbusy, 1);
+	if(kprofon){
+		k = m->kp;
+		satinc(&k->cell[0]);
+		if(intext(f[0])){	/* a user pc is below KZERO, so never */
+			satinc(&k->cell[1]);
+			satinc(&k->cell[2 + ((f[0] - (uint)text) >> KPbinshift)]);
+			n = walk(m, f, bp, pc, &h);
+			if(stackadd(k, pc, n, h) < 0){
+				satinc(&k->cut);
+				if(n > 1)
+					stackadd(k, pc, 1, (Fnvbasis ^ pc[0]) * Fnvprime);
+			}
+		}
+	}
+	m->kpbusy = 0;
 }
 
 static void
@@ -65,7 +259,7 @@ kprofinit(void)
 	ncell = 2 + ((size + (1<<KPbinshift) - 1) >> KPbinshift);
 	kprofdir[1].length = ncell * sizeof(uint);
 	for(k = 0; k < MAXMACH; k++)
-		mach[k].kpcell = kprofcell[k][0];
+		mach[k].kp = &kpcount[k][0];
 }
 
 static int
@@ -90,23 +284,164 @@ bigendian(uchar *p, uint off, uint n)
 		*p++ = cell(off/4) >> (8 * (3 - off%4));
 }
 
+/* Stack s of table k in table t, or nil. */
+static Kpstack*
+lookup(Kpcount *t, Kpcount *k, Kpstack *s)
+{
+	Kpstack *o;
+	uint i;
+
+	for(i = 0; i < KPprobe; i++){
+		o = &t->stack[(s->hash + i) % KPnstack];
+		if(o->count == 0)
+			return nil;
+		asm volatile("" ::: "memory");	/* the rest after the count: see stackadd */
+		if(o->hash == s->hash && o->n == s->n && same(t->pc + o->off, k->pc + s->off, s->n))
+			return o;
+	}
+	return nil;
+}
+
+/*
+ * kpstack's snapshot, with kproflk held: each stack's ticks over all
+ * the processors, in total[] for the first processor that has it;
+ * and what of each bin's ticks the stacks kept do not hold, in left[]:
+ * the stacks cut to nothing.  Every kernel tick is in one or the other,
+ * so, profiling stopped, the lines' counts sum to cell 1.
+ */
+static void
+snapshot(void)
+{
+	Kpcount *k;
+	Kpstack *s, *o;
+	uint i, b, t;
+	int j, l;
+
+	for(i = 2; i < ncell; i++)
+		left[i] = cell(i);
+	for(l = 0; l < nmach; l++){
+		k = mach[l].kp;
+		for(i = 0; i < KPnstack; i++){
+			s = &k->stack[i];
+			total[l][i] = 0;
+			if(s->count == 0)
+				continue;
+			asm volatile("" ::: "memory");
+			for(j = 0; j < l && lookup(mach[j].kp, k, s) == nil; j++)
+				;
+			if(j < l)
+				continue;
+			for(t = 0; j < nmach; j++)
+				if((o = lookup(mach[j].kp, k, s)) != nil)
+					t = satadd(t, o->count);
+			total[l][i] = t;
+			b = 2 + ((k->pc[s->off] - (uint)text) >> KPbinshift);
+			left[b] = left[b] > t ? left[b] - t : 0;
+		}
+	}
+	/* A stack kept as a bin's address alone takes that bin's cut ticks: one line for both. */
+	for(l = 0; l < nmach; l++){
+		k = mach[l].kp;
+		for(i = 0; i < KPnstack; i++){
+			s = &k->stack[i];
+			if(total[l][i] == 0 || s->n != 1 || (k->pc[s->off] - (uint)text) % (1<<KPbinshift) != 0)
+				continue;
+			b = 2 + ((k->pc[s->off] - (uint)text) >> KPbinshift);
+			total[l][i] = satadd(total[l][i], left[b]);
+			left[b] = 0;
+		}
+	}
+}
+
+/* Decimal digits of n. */
+static uint
+digits(uint n)
+{
+	uint d = 1;
+
+	while(n >= 10){
+		n /= 10;
+		d++;
+	}
+	return d;
+}
+
+/*
+ * Copy what of the line of count and pc[0..n-1] lies in [off, off+len)
+ * of the file, the line starting at *pos, to buf; move *pos past it.
+ * A kernel pc has 8 hex digits, so the line's length is known without
+ * printing it, and lines before off cost no printing.
+ */
+static long
+line(char *buf, long len, uvlong off, uvlong *pos, uint count, uint *pc, uint n)
+{
+	char s[12 + 9*KPdepth];
+	uint l = digits(count) + 9*n + 1, i, k;
+	long m;
+
+	if(*pos + l <= off || *pos >= off + len){
+		*pos += l;
+		return 0;
+	}
+	k = snprintf(s, sizeof s, "%u", count);
+	for(i = 0; i < n; i++)
+		k += snprintf(s + k, sizeof s - k, " %08x", pc[i]);
+	s[k++] = '\n';
+	i = off > *pos ? off - *pos : 0;
+	m = l - i;
+	if(m > (long)(off + len - (*pos + i)))
+		m = off + len - (*pos + i);
+	memmove(buf + (*pos + i - off), s + i, m);
+	*pos += l;
+	return m;
+}
+
+/* kpstack: the snapshot's lines from off, kept stacks first, then the cut ones by bin. */
+static long
+stackread(char *buf, long len, uvlong off)
+{
+	uvlong pos = 0;
+	long n = 0;
+	uint i, pc;
+	int l;
+
+	lock(&kproflk);
+	snapshot();
+	for(l = 0; l < nmach && pos < off + len; l++)
+		for(i = 0; i < KPnstack && pos < off + len; i++)
+			if(total[l][i] != 0)
+				n += line(buf, len, off, &pos, total[l][i],
+					mach[l].kp->pc + mach[l].kp->stack[i].off, mach[l].kp->stack[i].n);
+	for(i = 2; i < ncell && pos < off + len; i++)
+		if(left[i] != 0){
+			pc = (uint)text + ((i - 2) << KPbinshift);
+			n += line(buf, len, off, &pos, left[i], &pc, 1);
+		}
+	unlock(&kproflk);
+	return n;
+}
+
 static long
 kprofread(Chan *c, void *buf, long n, uvlong off)
 {
 	char status[MAXMACH*40];
-	uint len;
+	uint len, cut;
 	int k, l;
 
 	switch(c->qid){
 	case Qctl:
-		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x cpus %d\n",
-			kprofon ? "on" : "off", hz, 1<<KPbinshift, (uint)text, (uint)etext, nmach);
+		for(k = 0, cut = 0; k < nmach; k++)
+			cut = satadd(cut, mach[k].kp->cut);
+		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x cpus %d cut %u\n",
+			kprofon ? "on" : "off", hz, 1<<KPbinshift, (uint)text, (uint)etext, nmach, cut);
 		return readstr(off, buf, n, status);
 	case Qcpu:
 		for(k = 0, l = 0; k < nmach; k++)
 			l += snprintf(status + l, sizeof status - l, "cpu %d total %u kernel %u\n", k,
-				mach[k].kpcell[0], mach[k].kpcell[1]);
+				mach[k].kp->cell[0], mach[k].kp->cell[1]);
 		return readstr(off, buf, n, status);
+	case Qstack:
+		return stackread(buf, n, off);
 	}
 	len = ncell * sizeof(uint);
 	if(off >= len)
@@ -121,7 +456,7 @@ static long
 kprofwrite(Chan *c, void *buf, long n, uvlong off)
 {
 	char msg[16];
-	uint *spare;
+	Kpcount *spare;
 	int k;
 
 	USED(off);
@@ -135,25 +470,31 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 		return seterr(EINVAL, "bad control message");
 	memmove(msg, buf, n);
 	lock(&kproflk);
-	if(iscmd(msg, n, "start"))
-		xchg(&kprofon, 1);
-	else if(iscmd(msg, n, "stop")){
-		/* Stopped once no tick that saw kprofon still counts: then the counts stay. */
+	if(iscmd(msg, n, "start")){
+		if(xchg(&kprofon, 1) == 0)
+			nmiclock(1);
+	}else if(iscmd(msg, n, "stop")){
+		/* Stopped once no NMI that saw kprofon still counts: then the counts stay. */
+		nmiclock(0);
 		xchg(&kprofon, 0);
 		quiesce();
 	}else if(iscmd(msg, n, "startclr")){
 		/*
-		 * Each processor's spare cells, zeroed, become its counts:
-		 * a tick counts in the old cells or the new, never both, and
-		 * once the ticks under way are done, only in the new.
+		 * Each processor's spare counts, zeroed, become its counts:
+		 * an NMI counts in the old or the new, never both, and once
+		 * the NMIs under way are done, only in the new.
 		 */
 		for(k = 0; k < nmach; k++){
-			spare = kprofcell[k][mach[k].kpcell == kprofcell[k][0]];
-			memset(spare, 0, ncell * sizeof(uint));
-			mach[k].kpcell = spare;
+			spare = &kpcount[k][mach[k].kp == &kpcount[k][0]];
+			memset(spare->cell, 0, ncell * sizeof(uint));
+			memset(spare->stack, 0, sizeof spare->stack);
+			spare->npc = 0;
+			spare->cut = 0;
+			mach[k].kp = spare;
 		}
 		quiesce();
-		xchg(&kprofon, 1);
+		if(xchg(&kprofon, 1) == 0)
+			nmiclock(1);
 	}else{
 		unlock(&kproflk);
 		return seterr(EINVAL, "bad control message");

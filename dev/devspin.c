@@ -1,10 +1,16 @@
 /*
  * A test device, #S, for measuring kprof's accuracy: writing "a N" to
- * its file spinctl spins N iterations in spina, "b N" in spinb.  The two
- * loops are the same, so the time in each is in proportion to N, and a
- * profile can be checked against that.  Not bound in /dev at boot.
- * The loops are scheduling points, so a long spin holds the processor
- * no longer than any other call, and a kill stops it.
+ * its file spinctl spins N iterations in spina, "b N" in spinb, "c N"
+ * in chainc, called through chaina and chainb, with interrupts off.
+ * The three loops are the same, so the time in each is in proportion
+ * to N, and a profile can be checked against that; chainc's shows that
+ * a tick held off by cli still lands where it fell due, and its stack
+ * is known.  "t N" spins N iterations at each leaf of a tree of calls,
+ * 1024 paths 14 levels deep (deeper than the 32 frames kprof keeps),
+ * each path a distinct stack, more than kprof keeps: its table fills
+ * up.  Not bound in /dev at boot.  The loops are scheduling points
+ * (with interrupts on there), so a long spin holds the processor no
+ * longer than any other call, and a kill stops it.
  */
 #include "u.h"
 #include "mem.h"
@@ -39,6 +45,98 @@ spinb(uint n)
 	return 0;
 }
 
+/*
+ * The chain of calls to chainc.  The empty asm after each call keeps
+ * the compiler from making it a jump, which would leave no frame.
+ */
+static int __attribute__((noipa))
+chainc(uint n)
+{
+	volatile uint i;
+	int s = splhi(), r = 0;
+
+	for(i = 0; i < n; i++)
+		if(i % 65536 == 0){
+			splx(s);
+			r = schedpoint();
+			s = splhi();
+			if(r < 0)
+				break;
+		}
+	splx(s);
+	return r;
+}
+
+static int __attribute__((noipa))
+chainb(uint n)
+{
+	int r = chainc(n);
+
+	asm volatile("");
+	return r;
+}
+
+static int __attribute__((noipa))
+chaina(uint n)
+{
+	int r = chainb(n);
+
+	asm volatile("");
+	return r;
+}
+
+/* The tree: at each level, path k goes on through spinleft or spinright by its low bit. */
+static int	spinnode(uint, int, uint);
+
+static int __attribute__((noipa))
+spinleft(uint k, int level, uint n)
+{
+	int r = spinnode(k, level, n);
+
+	asm volatile("");
+	return r;
+}
+
+static int __attribute__((noipa))
+spinright(uint k, int level, uint n)
+{
+	int r = spinnode(k, level, n);
+
+	asm volatile("");
+	return r;
+}
+
+static int __attribute__((noipa))
+spinnode(uint k, int level, uint n)
+{
+	volatile uint i;
+	int r;
+
+	if(level > 0){
+		if(k & 1)
+			r = spinright(k >> 1, level - 1, n);
+		else
+			r = spinleft(k >> 1, level - 1, n);
+		asm volatile("");
+		return r;
+	}
+	for(i = 0; i < n; i++)
+		if(i % 65536 == 0 && schedpoint() < 0)
+			return -1;
+	return 0;
+}
+
+static int
+spintree(uint n)
+{
+	uint k;
+
+	for(k = 0; k < 1024; k++)
+		if(spinnode(k, 14, n) < 0)
+			return -1;
+	return 0;
+}
+
 static long
 spinwrite(Chan *c, void *buf, long n, uvlong off)
 {
@@ -64,6 +162,10 @@ spinwrite(Chan *c, void *buf, long n, uvlong off)
 		r = spina(count);
 	else if(msg[0] == 'b')
 		r = spinb(count);
+	else if(msg[0] == 'c')
+		r = chaina(count);
+	else if(msg[0] == 't')
+		r = spintree(count);
 	else
 		return seterr(EINVAL, "bad control message");
 	return r < 0 ? -1 : n;

@@ -2,8 +2,9 @@
  * The APICs: each processor's local APIC, which gives it a clock (its
  * timer, HZ times a second), takes the end of every interrupt, and
  * sends the start-up messages to the others; and the I/O APIC, which
- * sends the devices' interrupts to the first processor.  The 8259s are
- * left masked (kern/i8259.c).  Both are memory-mapped at their
+ * sends the devices' interrupts to the first processor, and while kprof
+ * counts, the 8254's ticks to every processor as an NMI (nmiclock).
+ * The 8259s are left masked (kern/i8259.c).  Both are memory-mapped at their
  * physical addresses, which mmuinit maps uncached.
  */
 #include "u.h"
@@ -30,6 +31,8 @@ enum {				/* local APIC registers, as indexes of uints */
 	Ltdcr	= 0x3E0/4,	/* timer divide */
 
 	Masked	= 1<<16,	/* in a local vector or redirection entry */
+	Nmi	= 4<<8,		/* delivery mode: an NMI, edge-triggered */
+	Broadcast	= 0xFF<<24,	/* redirection entry's destination: every processor */
 	Periodic	= 1<<17,
 	Enable	= 1<<8,		/* in Lsvr */
 	Delivs	= 1<<12,	/* in Licrlo: still being sent */
@@ -43,6 +46,7 @@ enum {				/* local APIC registers, as indexes of uints */
 
 volatile uint	*lapic;		/* mapped at its physical address: volatile, as every device register */
 volatile uint	*ioapic;
+int	clockgsi = 2;	/* the I/O APIC input of the 8254's IRQ 0: mpinit reads the MADT's override */
 static uint	lapicticks;	/* timer counts per clock tick */
 
 static void
@@ -152,4 +156,30 @@ ioapicenable(int irq)
 {
 	ioapicw(Ioredtbl + 2*irq, IRQ0 + irq);
 	ioapicw(Ioredtbl + 2*irq + 1, mach[0].apicid << 24);
+}
+
+/*
+ * kprof's sampling clock, on while it counts: the 8254's channel 0 as
+ * a rate generator at HZ, its input of the I/O APIC an NMI broadcast to
+ * every processor, so that each one samples where it is, cli or not
+ * (dev/devkprof.c, kprofnmi).  Off, the input is masked and channel 0
+ * set to count once, with no count given: it stops.  Called by kpctl's
+ * commands only, one at a time, so the I/O APIC's register pair is
+ * never shared.
+ */
+void
+nmiclock(int on)
+{
+	uint n = (1193182 + hz/2) / hz;
+
+	if(on){
+		outb(0x43, 0x34);	/* channel 0, low then high byte, rate generator */
+		outb(0x40, n);
+		outb(0x40, n >> 8);
+		ioapicw(Ioredtbl + 2*clockgsi + 1, Broadcast);
+		ioapicw(Ioredtbl + 2*clockgsi, Nmi);
+	}else{
+		ioapicw(Ioredtbl + 2*clockgsi, Masked | Nmi);
+		outb(0x43, 0x30);	/* channel 0, count once */
+	}
 }

@@ -1,7 +1,8 @@
 /*
  * The clock: each processor's local APIC timer interrupts it HZ times
- * a second (kern/apic.c).  Each tick feeds the two profilers the
- * interrupted pc and counts in the processor's ticks; the first
+ * a second (kern/apic.c).  Each tick feeds the per-process profilers
+ * (kprof has a clock of its own, an NMI: kern/apic.c, nmiclock) and
+ * counts in the processor's ticks; the first
  * processor's also count as the system's time, ticks, and wake the
  * processes sleeping on it.
  */
@@ -22,18 +23,16 @@ static Lock	tickslk = { .name = "ticks" };	/* nextwake, and sleeping on &ticks *
 static uint	nextwake;
 
 /*
- * The clock interrupt.  kprof wants the pc the tick interrupted;
- * profil and pcsample want the current process's user pc, which for a
- * tick in the kernel is where it last entered.
+ * The clock interrupt.  profil and pcsample want the current process's
+ * user pc, which for a tick in the kernel is where it last entered.
  */
 void
-clock(Ureg *u)
+clock(void)
 {
 	Mach *m = thismach();
 	Proc *p = m->proc;
 
 	m->ticks++;
-	kprofclock(m, u->pc);
 	if(p != nil && (p->prof.buf | p->pcs.buf) != 0)
 		profclock(p, p->ureg->pc);
 	lapiceoi();

@@ -11,6 +11,7 @@ typedef struct Dirtab	Dirtab;
 typedef struct Lock	Lock;
 typedef struct Mach	Mach;
 typedef struct FPsave	FPsave;
+typedef struct Kpcount	Kpcount;
 typedef struct Mount	Mount;
 typedef struct Proc	Proc;
 typedef struct QLock	QLock;
@@ -168,8 +169,9 @@ struct Mach {
 	int	intena;		/* were interrupts on before the first pushcli? */
 	uint	ticks;		/* of its own clock */
 	volatile int	online;		/* it has started and runs the scheduler */
-	uint	*kpcell;	/* the kprof counts its clock adds to (dev/devkprof.c) */
-	volatile uint	kpbusy;		/* in kprofclock: kpctl waits for it */
+	Kpcount	*kp;		/* the kprof counts its NMIs add to (dev/devkprof.c) */
+	volatile uint	kpbusy;		/* in kprofnmi: kpctl waits for it */
+	char	*stack;		/* bottom of its scheduler's stack, KSTACK bytes */
 	uvlong	gdt[NSEG];
 	uint	tss[26];	/* the 104-byte TSS: only esp0, ss0 and the I/O map base matter */
 };

@@ -28,6 +28,8 @@ void	lapiceoi(void);
 void	lapicipi(int, uint);
 void	ioapicinit(void);
 void	ioapicenable(int);
+void	nmiclock(int);
+extern int	clockgsi;
 
 /* archive.c */
 void	rootload(uchar*, uint);
@@ -47,7 +49,7 @@ int	kunmount(char*, char*);
 void	chaninit(Chan*);
 
 /* clock.c */
-void	clock(Ureg*);
+void	clock(void);
 void	tsleep(uint);
 uvlong	ms2tick(uint);
 
@@ -232,36 +234,12 @@ void	consputs(char*, int);	/* dev/devcons.c: print's output */
 void	rootdata(Chan*, uchar*, uint);	/* dev/devroot.c: a boot file's contents, where they lie */
 
 /*
- * dev/devkprof.c: each clock tick's pc, inline in the clock.  A tick
- * that interrupted pc counts in cell 0 of its processor's counts (kpcell)
- * and, if pc is in kernel text (a user pc is below KZERO, so never), in
- * cell 1 and the pc's 8-byte bin.  Each processor counts in cells of
- * its own, which kpdata sums, so no increment is lost and the hook
- * takes no lock.  kpbusy, set with xchg before kprofon is looked at
- * again, tells kpctl when a tick that saw it on is done.
+ * dev/devkprof.c: kprof's sample, at each NMI (kern/trapasm.asm,
+ * nmientry): f is what the processor pushed (pc, cs, flags), bp the
+ * frame pointer it interrupted.  Safe wherever the NMI lands: it takes
+ * no lock and touches only its processor's counts.
  */
-enum { KPbinshift = 3, KPmaxtext = 128*1024, KPncell = 2 + (KPmaxtext >> KPbinshift) };
-extern volatile uint	kprofon;
-
-static inline void
-kprofclock(Mach *m, uint pc)
-{
-	uint *c;
-
-	if(!kprofon)
-		return;
-	xchg(&m->kpbusy, 1);
-	if(kprofon){
-		c = m->kpcell;
-		satinc(&c[0]);
-		pc -= (uint)text;
-		if(pc < (uint)ktextsize){
-			satinc(&c[1]);
-			satinc(&c[2 + (pc >> KPbinshift)]);
-		}
-	}
-	m->kpbusy = 0;
-}
+void	kprofnmi(uint *f, uint bp);
 
 /* Shared among the devices in dev/ */
 void	consinput(int);		/* devcons.c: a character typed */

@@ -5,10 +5,10 @@
  * too, so that a handler never finds its lock held by the code it
  * interrupted.  pushcli nests: interrupts come back on only at the
  * last popcli, and only if they were on at the first.  The other locks
- * leave interrupts on, so that the clock, and kprof, see what is done
- * while they are held.  Every spin executes pause, so that under
- * QEMU's -icount, which runs the processors in turn, the spinner lets
- * the holder run.
+ * leave interrupts on, so that the clock ticks while they are held
+ * (kprof's NMI sees what is done either way).  Every spin executes
+ * pause, so that under QEMU's -icount, which runs the processors in
+ * turn, the spinner lets the holder run.
  *
  * A QLock is for a process to hold across what may sleep: who wants it
  * meanwhile sleeps, not spins.  Its own spinlock is held only to look
@@ -26,7 +26,7 @@
  *	chan	kern/chan.c: channels' and mounts' reference counts
  *	pages	kern/alloc.c: the free pages
  *	heap	kern/alloc.c: the heap
- *	kprof	dev/devkprof.c: kpctl's commands (the clock takes none)
+ *	kprof	dev/devkprof.c: kpctl's commands, kpstack's reads (kprof's NMI takes none)
  *	qlock	kern/lock.c: each QLock's own state
  *
  *	consin	dev/devcons.c: console input (ilock)

@@ -10,6 +10,8 @@
 #include "fns.h"
 #include "x86.h"
 
+extern char	bootstack[];	/* boot/entry.asm: main's stack, then the first processor's scheduler's */
+
 enum { Mbmagic = 0x2BADB002, Mbmem = 1<<0, Mbcmdline = 1<<2, Mbmods = 1<<3 };
 
 typedef struct Mbinfo Mbinfo;
@@ -137,6 +139,7 @@ void
 main(uint magic, Mbinfo *mb)
 {
 	gdtinit(&mach[0]);	/* first: locks find their processor's Mach through gs */
+	mach[0].stack = bootstack;
 	chandevreset();
 	print("\nkprof kernel: booting\n");
 	if(magic != Mbmagic)

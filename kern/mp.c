@@ -128,6 +128,8 @@ madt(int *id, uint *lapicpa, uint *ioapicpa)
 				id[n++] = p[3];	/* a local APIC, enabled */
 			if(p[0] == 1 && p[1] >= 12)
 				*ioapicpa = *(uint*)(p + 4);
+			if(p[0] == 2 && p[1] >= 10 && p[2] == 0 && p[3] == 0 && *(uint*)(p + 4) < NIRQ)
+				clockgsi = *(uint*)(p + 4);	/* ISA IRQ 0, the 8254, is on this input */
 		}
 		break;
 	}
@@ -236,6 +238,7 @@ mpstart(void)
 		m->id = i;
 		if((stack = kmalloc(KSTACK)) == nil)
 			panic("mpstart: no memory");
+		m->stack = stack;
 		((uint*)code)[-1] = PADDR(bootpgdir);	/* it maps the low 4 MB where they are */
 		((uint*)code)[-2] = (uint)stack + KSTACK;
 		((uint*)code)[-3] = (uint)mpenter;

@@ -14,7 +14,7 @@
 
 static uvlong	idt[256];
 extern uint	vectors[];
-extern char	trapretload[], trapretend[];	/* kern/trapasm.asm */
+extern char	trapretload[], trapretend[], nmientry[];	/* kern/trapasm.asm */
 
 /* What a device's interrupt calls, by IRQ (intrenable). */
 static struct {
@@ -50,6 +50,7 @@ trapinit(void)
 	/* DPL 0 but for the system call: int N from user mode faults. */
 	for(i = 0; i < 256; i++)
 		idt[i] = gate(vectors[i], i == T_SYSCALL ? 3 : 0);
+	idt[2] = gate((uint)nmientry, 0);	/* the NMI: kprof's, not trap's (kern/trapasm.asm) */
 	idtinit();
 }
 
@@ -111,11 +112,11 @@ trap(Ureg *u)
 		up->ureg = u;
 	switch(u->trap){
 	case T_SYSCALL:
-		sti();	/* so that the clock sees, and kprof profiles, the kernel at work */
+		sti();	/* so that the clock ticks, and schedules, while the kernel works */
 		syscall(u);
 		break;
 	case Tclock:
-		clock(u);
+		clock();
 		break;
 	case Tspurious:
 		break;	/* the local APIC's: it wants no EOI */

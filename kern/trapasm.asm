@@ -59,6 +59,42 @@ trapretload:
 	iretd
 trapretend:
 
+; The NMI, kprof's sample (kern/apic.c, nmiclock), has an entry of its
+; own: it can land anywhere, cli or not, also between the instructions
+; above that load the segment registers, so it saves and loads them
+; itself rather than trust any (gs for its Mach, ds and es for C), and
+; saves only the registers C may clobber.  It passes kprofnmi the frame
+; the processor pushed (pc, cs, flags) and the interrupted frame
+; pointer, for the stack.  The processor takes no other NMI until the
+; iretd.
+extern kprofnmi
+global nmientry
+nmientry:
+	cld
+	push	eax
+	push	ecx
+	push	edx
+	push	ds
+	push	es
+	push	gs
+	mov	ax, KDSEG
+	mov	ds, ax
+	mov	es, ax
+	mov	ax, MACHSEG
+	mov	gs, ax
+	lea	eax, [esp + 24]
+	push	ebp
+	push	eax
+	call	kprofnmi
+	add	esp, 8
+	pop	gs
+	pop	es
+	pop	ds
+	pop	edx
+	pop	ecx
+	pop	eax
+	iretd
+
 section .rodata
 global vectors
 vectors:

@@ -74,6 +74,35 @@ timeout 300 gdb -q -batch -ex "set \$port = $port" -ex "set \$ticks = 20" -ex "s
 wait $qemu
 echo
 
+echo "## kprof's NMI, instruction by instruction"
+echo
+echo "\`gdb\` steps through 20 of kprof's NMIs (tools/nmistep.py, after 5 not counted, as the first at a"
+echo "stack may insert it in the table), from \`nmientry\` (which gdb names by the label before it,"
+echo "\`trapretend\`) to the iret, with kprof on, that interrupt: \`bench\`'s loop in user mode (no"
+echo "stack); #S's \`spina\` (a stack of 6 frames: spina, spinwrite, syswrite, syscall, trap,"
+echo "alltraps); and #S's \`chainc\`, interrupts off (8 frames: chaina and chainb more)."
+echo "\`./run-qemu.sh -k -d -p 1 -g -c \"bind -a '#S' /dev; echo start > /dev/kpctl; WORKLOAD\"\`."
+echo
+echo "| interrupted | function | instructions per NMI |"
+echo "|---|---|---|"
+# nmistep NAME WORKLOAD LO SIZE: the table's rows for one workload.
+nmistep() {
+	GDBPORT=$port ./run-qemu.sh -k -d -p 1 -g -t 300 -c "bind -a '#S' /dev; echo start > /dev/kpctl; $2" >/dev/null 2>&1 &
+	qemu=$!
+	sleep 1
+	timeout 300 gdb -q -batch -ex "set \$port = $port" -ex "set \$ticks = 20" -ex "set \$skip = 5" -ex "set \$lo = 0x$3" \
+		-ex "set \$hi = 0x$3 + 0x$4" -x tools/nmistep.py o/kernel 2>/dev/null |
+		awk -v w="$1" '$1 == "nmi" { printf "| %s | %s |\n", w, ($2 == "trapretend" ? "nmientry" : $2) " | " $3; t += $3 } END { printf "| %s | total | %.1f |\n", w, t }'
+	wait $qemu
+}
+read -r lo size <<<"$(nm -S o/test/bench | awk '$4 ~ /^work(\.|$)/ { print $1, $2 }')"
+nmistep "user (bench)" "bench 1000000" "$lo" "$size"
+read -r lo size <<<"$(nm -S o/kernel | awk '$4 == "spina" { print $1, $2 }')"
+nmistep "spina, 6 frames" "echo a 100000000 > /dev/spinctl" "$lo" "$size"
+read -r lo size <<<"$(nm -S o/kernel | awk '$4 == "chainc" { print $1, $2 }')"
+nmistep "chainc, 8 frames" "echo c 100000000 > /dev/spinctl" "$lo" "$size"
+echo
+
 echo "## A lock"
 echo
 echo "\`gdb\` steps through 20 calls each of \`lock\` and \`unlock\` (kern/lock.c, with \`pushcli\` and"

@@ -2,6 +2,9 @@
  * kprof: format the kernel profile.
  *
  *	kprof [-h hz] kernel kpdata
+ *	kprof -s kernel kpstack [kpdata]
+ *	kprof -g kernel kpstack [kpdata]
+ *	kprof -l [-h hz] kernel kpdata		(on the host)
  *
  * kpdata (see kprof(3)) is an array of 4-byte big-endian counts: the
  * clock ticks while profiling was on, the ticks that found the kernel
@@ -18,6 +21,13 @@
  * The clock rate comes from -h, else from the kpctl status line beside
  * kpdata (or /dev/kpctl), else is taken to be 100.
  *
+ * kpstack holds the kernel's call stacks: -s prints them folded, a line
+ * each, `root;...;leaf ticks' (user/lib/kpstack.c), and -g draws them
+ * as an SVG flame graph (user/lib/flame.c); with kpdata, the stacks
+ * must add up to its kernel ticks.  -l lists the busiest source lines
+ * from the kernel's DWARF line table, through libdw, which only the
+ * host has (tools/srcline.c).
+ *
  * The symbols, the crediting and the rows are user/lib/elfsym.c's,
  * shared with prof.  The same source builds for the guest and for the
  * host, so it uses only standard names and no floating point.
@@ -30,6 +40,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include "elfsym.h"
+#include "kpstack.h"
 
 enum {
 	BINSIZE		= 8,	/* bytes of kernel text per count */
@@ -39,7 +50,9 @@ enum {
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: kprof [-h hz] kernel kpdata\n");
+	fprintf(stderr, "usage: kprof [-h hz] kernel kpdata\n"
+		"       kprof -s|-g kernel kpstack [kpdata]\n"
+		"       kprof -l [-h hz] kernel kpdata\n");
 	exit(1);
 }
 
@@ -202,37 +215,84 @@ kernelhz(const char *datapath)
 	return hz;
 }
 
-/* Print the profile: the totals, then a row for each busy symbol. */
-static void
-report(Symtab *k, const uint32_t *cell, uint64_t nbins, unsigned long hz)
+/* Print the profile's first lines: the ticks, where text starts, and HZ. */
+void
+totals(Symtab *k, const uint32_t *cell, unsigned long hz)
 {
-	uint64_t i;
-
-	for(i = 0; i < nbins; i++)
-		if(cell[2+i] != 0)
-			symcredit(k, k->textbase + i*BINSIZE, cell[2+i]);
 	printf("total: %u\tin kernel text: %u\toutside kernel text: %lld\n",
 		(unsigned)cell[0], (unsigned)cell[1], (long long)cell[0] - (long long)cell[1]);
 	printf("KTZERO %08x\tHZ %lu\n", (unsigned)k->textbase, hz);
+}
+
+/*
+ * Print the profile: the totals, then a row for each busy symbol, or
+ * with lines, for each busy source line of the kernel at path.
+ */
+static void
+report(Symtab *k, const char *path, const uint32_t *cell, uint64_t nbins, unsigned long hz, int lines)
+{
+	uint64_t i;
+
+#if !__STDC_HOSTED__
+	if(lines)
+		fatal("-l: %s: source lines need the DWARF library, which only the host's kprof has", path);
+#endif
+#if __STDC_HOSTED__
+	if(lines){
+		srclines(k, path, cell, nbins, hz);
+		return;
+	}
+#endif
+	totals(k, cell, hz);
+	for(i = 0; i < nbins; i++)
+		if(cell[2+i] != 0)
+			symcredit(k, k->textbase + i*BINSIZE, cell[2+i]);
 	symprint(k, cell[1], hz);
+}
+
+/*
+ * The stacks in kpstack, named by the symbols of k, after checking
+ * that they add up to the kernel ticks in kpdata if it is given.
+ */
+static void
+loadstacks(Stacks *st, Symtab *k, const char *kpstack, const char *kpdata)
+{
+	uint32_t *cell;
+
+	stackload(st, k, kpstack);
+	if(kpdata == NULL)
+		return;
+	cell = readdata(kpdata, ((uint64_t)k->textsize + BINSIZE-1) / BINSIZE);
+	if(st->total != cell[1] && !(cell[1] == 0xFFFFFFFF && st->total > cell[1]))
+		fatal("%s: the stacks add up to %llu ticks, not the %u kernel ticks of %s",
+			kpstack, (unsigned long long)st->total, (unsigned)cell[1], kpdata);
+	free(cell);
 }
 
 int
 main(int argc, char *argv[])
 {
 	Symtab k;
+	Stacks st;
 	uint32_t *cell;
 	uint64_t nbins;
 	unsigned long hz;
 	const char *arg, *err;
-	int i;
+	int i, mode;
 
 	argv0 = "kprof";
 	hz = 0;
+	mode = 0;
 	for(i = 1; i < argc && argv[i][0] == '-'; i++){
 		if(strcmp(argv[i], "--") == 0){
 			i++;
 			break;
+		}
+		if(strcmp(argv[i], "-s") == 0 || strcmp(argv[i], "-g") == 0 || strcmp(argv[i], "-l") == 0){
+			if(mode != 0)
+				usage();
+			mode = argv[i][1];
+			continue;
 		}
 		if(argv[i][1] != 'h')
 			usage();
@@ -246,16 +306,31 @@ main(int argc, char *argv[])
 		if(hz == 0)
 			fatal("bad hz: %s", arg);
 	}
-	if(argc - i != 2)
+	if(mode == 's' || mode == 'g'){
+		if(hz != 0 || argc - i < 2 || argc - i > 3)
+			usage();
+	}else if(argc - i != 2)
 		usage();
 
 	if((err = symload(&k, argv[i])) != NULL)
 		fatal("%s", err);
+	if(mode == 's' || mode == 'g'){
+		loadstacks(&st, &k, argv[i+1], argc - i == 3 ? argv[i+2] : NULL);
+		if(mode == 's')
+			stackprint(&st);
+		else if(st.total == 0)
+			fatal("%s: no ticks to draw", argv[i+1]);
+		else
+			flamegraph(&st);
+		stackfree(&st);
+		symfree(&k);
+		return 0;
+	}
 	nbins = ((uint64_t)k.textsize + BINSIZE-1) / BINSIZE;
 	cell = readdata(argv[i+1], nbins);
 	if(hz == 0)
 		hz = kernelhz(argv[i+1]);
-	report(&k, cell, nbins, hz);
+	report(&k, argv[i], cell, nbins, hz, mode == 'l');
 	free(cell);
 	symfree(&k);
 	return 0;

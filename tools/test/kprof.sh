@@ -2,7 +2,8 @@
 # Guest tests of the kprof device and formatter (issue 3): the device's
 # own checks (kptest), the seed's example, kpdata carried to the host
 # byte for byte, HZ from kpctl, the idle loop, and the accuracy of the
-# profile against a kernel workload of known proportions.
+# profile and its stacks against a kernel workload of known proportions,
+# part of it with interrupts off (issue 11).
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
@@ -41,23 +42,37 @@ check eia1-same-profile diff -q "$T/hostkprof" "$T/guestkprof"
 
 guest -a 'hz=1000' -c 'echo startclr > /dev/kpctl; sleep 1; echo stop > /dev/kpctl; cat /dev/kpctl; kprof kernel /dev/kpdata'
 has hz-from-kpctl '^KTZERO c0100000	HZ 1000$'
-has kpctl-status '^off hz 1000 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus [0-9]+$'
+has kpctl-status '^off hz 1000 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus [0-9]+ cut 0$'
 first=$(grep -A1 '^ms' <<<"$out" | tail -1)
 check idle-on-top grep -qE '	idle$' <<<"$first"
 
-# Accuracy: 3 parts in spina to 1 in spinb, deterministic, at hz=10000:
-# about 11,500 ticks of the two.
-guest -d -a 'hz=10000' -t 300 -o "$T/spin" -c "bind -a '#S' /dev
+# Accuracy where interrupts are off, and the stacks: 3 parts in spina to
+# 1 in chainc (#S's "c", through chaina and chainb), which spins with
+# interrupts off, deterministic, at hz=10000, on 1 processor.  The two
+# loops are the same 9 instructions an iteration (see spina and chainc
+# in o/kernel), so the shares of the ticks are those of the iterations,
+# 75 and 25 percent.  The ticks held off by cli land in chainc, not in
+# splx, which turns interrupts back on once every 65536 iterations, nor
+# in unlock or popcli: those three get under 0.2 percent (a tick
+# credited where interrupts came back on would give splx 25).  Each
+# kernel tick has a stack, and those of chainc are all chainc <- chainb
+# <- chaina <- spinwrite, as many as its bins hold.
+guest -d -p 1 -a 'hz=10000' -t 300 -o "$T/spin" -c "bind -a '#S' /dev
 echo startclr > /dev/kpctl
-echo a 96000000 > /dev/spinctl
-echo b 32000000 > /dev/spinctl
+echo a 93000000 > /dev/spinctl
+echo c 31000000 > /dev/spinctl
 echo stop > /dev/kpctl
-cat /dev/kpdata > /dev/eia1"
-o/host/kprof -h 1000 o/kernel "$T/spin" >"$T/spinprof"
-a=$(awk -F'\t' '$3 == "spina" { print $1 }' "$T/spinprof")
-b=$(awk -F'\t' '$3 == "spinb" { print $1 }' "$T/spinprof")
-echo "spina $a ticks, spinb $b ticks"
-check accuracy-enough-ticks [ $((${a:-0} + ${b:-0})) -ge 10000 ]
-check accuracy-within-1-point python3 -c "import sys; a, b = $a, $b; sys.exit(abs(100.0 * a / (a + b) - 75) > 1)"
+cat /dev/kpdata /dev/kpstack > /dev/eia1"
+python3 tools/test/kpcheck.py o/kernel "$T/spin" spina:spinwrite chainc:chainb,chaina,spinwrite splx unlock popcli >"$T/facts"
+fact() { awk -v k="$1" -v f="${2-}" '$1 == k && (f == "" || $2 == f) { print $NF }' "$T/facts"; }
+a=$(fact bins spina) c=$(fact bins chainc)
+echo "spina $a ticks, chainc $c ticks, of $(fact kernel) kernel ticks"
+check accuracy-enough-ticks [ $((${a:-0} + ${c:-0})) -ge 10000 ]
+check accuracy-within-1-point python3 -c "import sys; a, c = $a, $c; sys.exit(abs(100.0 * c / (a + c) - 25) > 1)"
+check accuracy-not-at-splx python3 -c "import sys; sys.exit(not 1000 * ($(fact bins splx) + $(fact bins unlock) + $(fact bins popcli)) < 2 * $(fact kernel))"
+check kpstack-form [ "$(fact badlines)" = 0 -a "$(fact repeats)" = 0 ]
+check kpstack-sums-to-cell-1 [ "$(fact stacksum)" = "$(fact kernel)" -a "$(fact binsum)" = "$(fact kernel)" ]
+check kpstack-chain-is-bins [ "$(fact chain chainc)" = "$c" -a "$(fact leaf chainc)" = "$c" -a "$c" -gt 0 ]
+check kpstack-spina-is-bins [ "$(fact chain spina)" = "$a" -a "$(fact leaf spina)" = "$a" ]
 
 summary kprof

@@ -3,9 +3,9 @@
 # with 1, 2 and 4 processors every one runs user processes; usertests
 # and fuzz on 4; kpdata's invariants, and cell 0 the sum of the
 # per-processor counts, after heavy concurrent work on 4; a kernel
-# workload of known proportions spread over 2, attributed within a
-# percentage point; a descriptor shared by two processes on two; the
-# lock panics.
+# workload of known proportions spread over 2, part of it with
+# interrupts off, attributed within a percentage point, and its stacks;
+# a descriptor shared by two processes on two; the lock panics.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
@@ -35,7 +35,7 @@ spin 1 | spin 1 | spin 1 | spin 1
 echo stop > /dev/kpctl
 cat /dev/kpctl /dev/kpcpu"
 	has "cpus-$n-booted" "^[0-9]+ MB, [0-9]+ free pages, hz 100, $n cpus$"
-	has "cpus-$n-kpctl" "^off hz 100 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus $n$"
+	has "cpus-$n-kpctl" "^off hz 100 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus $n cut 0$"
 	check "cpus-$n-kpcpu-lines" [ "$(grep -cE '^cpu [0-9]+ total [0-9]+ kernel [0-9]+$' <<<"$out")" = $n ]
 	busy=$(awk '$1 == "cpu" && $4 - $6 >= 20 { n++ } END { print n + 0 }' <<<"$out")
 	check "cpus-$n-all-run-user" [ "$busy" = $n ]
@@ -43,9 +43,9 @@ done
 
 # Both boot paths find every processor.
 guest -iso -p 4 -c "bind -a '#T' /dev; cat /dev/kpctl"
-has iso-4-cpus "^off hz 100 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus 4$"
+has iso-4-cpus "^off hz 100 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus 4 cut 0$"
 guest -p 8 -c "bind -a '#T' /dev; cat /dev/kpctl"
-has kernel-8-cpus "^off hz 100 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus 8$"
+has kernel-8-cpus "^off hz 100 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus 8 cut 0$"
 
 # usertests and fuzz on 4 processors, and nothing lost or written over.
 guest -p 4 -t 900 -c 'cat /dev/textsum; cat /dev/sysstat; usertests; fuzz 100000; cat /dev/sysstat; cat /dev/textsum'
@@ -78,37 +78,42 @@ sys.exit(not (len(cpus) == 4 and c[0] >= 200 and sum(c[2:]) == c[1] <= c[0] and 
 	and all(int(l[3]) > 0 for l in cpus)))
 PY
 
-# Accuracy over 2 processors: 3 parts in spina to 1 in spinb, in two
-# processes at once, one on each, deterministic, at hz=10000.  Under -d
-# QEMU runs the processors in turn, and a processor's clock counts the
-# time of both: a tick samples the workload fairly only while both make
-# progress, so that a processor's ticks follow its own instructions
-# (kern/clock.c says how the first one's pause makes QEMU share them).
-# Each process takes turns of 3 parts in spina and 1 in spinb, 25 of
-# them, so that each processor's share of the two stays 3:1 whatever
-# its speed; and the processors were idle for under 2% of the ticks,
-# or one waited for the other, and its ticks counted nothing of its own.
+# Accuracy over 2 processors: 3 parts in spina to 1 in chainc (#S's
+# "c", interrupts off: see kprof.sh), in two processes at once, one on
+# each, deterministic, at hz=10000.  Under -d QEMU runs the processors
+# in turn, and a processor's ticks count the time of both: a tick
+# samples the workload fairly only while both make progress, so that a
+# processor's ticks follow its own instructions (kern/clock.c says how
+# the first one's pause makes QEMU share them).  Each process takes
+# turns of 3 parts in spina and 1 in chainc, 25 of them, so that each
+# processor's share of the two stays 3:1 whatever its speed; and the
+# processors were idle for under 2% of the ticks, or one waited for
+# the other, and its ticks counted nothing of its own.  The stacks,
+# merged over the processors, sum to cell 1, and chainc's are all
+# chainc <- chainb <- chaina, as many as its bins hold.
 guest -d -p 2 -a 'hz=10000' -t 600 -o "$T/spin" -c "bind -a '#S' /dev; bind -a '#T' /dev
 echo 'echo a 1500000 > /dev/spinctl' > /tmp/t
-echo 'echo b 500000 > /dev/spinctl' >> /tmp/t
+echo 'echo c 500000 > /dev/spinctl' >> /tmp/t
 cat /tmp/t /tmp/t /tmp/t /tmp/t /tmp/t > /tmp/t5
 cat /tmp/t5 /tmp/t5 /tmp/t5 /tmp/t5 /tmp/t5 > /tmp/t25
 echo startclr > /dev/kpctl
 sh /tmp/t25 | sh /tmp/t25
 echo stop > /dev/kpctl
-cat /dev/kpdata > /dev/eia1
+cat /dev/kpdata /dev/kpstack > /dev/eia1
 cat /dev/kpcpu"
-o/host/kprof -h 1000 o/kernel "$T/spin" >"$T/spinprof"
-a=$(awk -F'\t' '$3 == "spina" { print $1 }' "$T/spinprof")
-b=$(awk -F'\t' '$3 == "spinb" { print $1 }' "$T/spinprof")
-idle=$(awk -F'\t' '$3 == "idle" { print $1 }' "$T/spinprof")
-total=$(sed -nE 's/^total: ([0-9]+).*/\1/p' "$T/spinprof")
-echo "spina $a ticks, spinb $b ticks, idle ${idle:-0} of $total"
-check accuracy-2-enough-ticks [ $((${a:-0} + ${b:-0})) -ge 10000 ]
-check accuracy-2-both-busy [ $((${idle:-0} * 50)) -lt "${total:-0}" ]
-check accuracy-2-within-1-point python3 -c "import sys; a, b = $a, $b; sys.exit(abs(100.0 * a / (a + b) - 75) > 1)"
+python3 tools/test/kpcheck.py o/kernel "$T/spin" spina chainc:chainb,chaina,spinwrite idle >"$T/facts"
+fact() { awk -v k="$1" -v f="${2-}" '$1 == k && (f == "" || $2 == f) { print $NF }' "$T/facts"; }
+a=$(fact bins spina) c=$(fact bins chainc)
+idle=$(fact bins idle)
+echo "spina $a ticks, chainc $c ticks, idle ${idle:-?} of $(fact ticks)"
+check accuracy-2-enough-ticks [ $((${a:-0} + ${c:-0})) -ge 10000 ]
+check accuracy-2-both-busy [ $((${idle:-999999} * 50)) -lt "$(fact ticks)" ]
+check accuracy-2-within-1-point python3 -c "import sys; a, c = $a, $c; sys.exit(abs(100.0 * a / (a + c) - 75) > 1)"
 kernel=$(awk '$1 == "cpu" && $6 >= 2000 { n++ } END { print n + 0 }' <<<"$out")
 check accuracy-2-both-cpus [ "$kernel" = 2 ]
+check kpstack-2-sums-to-cell-1 [ "$(fact stacksum)" = "$(fact kernel)" -a "$(fact badlines)" = 0 -a "$(fact repeats)" = 0 ]
+check kpstack-2-chain-is-bins [ "$(fact chain chainc)" = "$c" -a "$c" -gt 0 ]
+
 # Two processes share a descriptor (by fork and dup) on two processors:
 # writes and reads through it take turns at its offset.
 guest -p 2 -c 'shareoff; shareoff 5000'

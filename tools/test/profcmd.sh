@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 #
 # Host tests for prof (user/prof.c, with user/lib/elfsym.c) and the
-# gmon.out that profiled programs write (user/lib/gmon.c).
+# gmon.out that profiled programs write (user/lib/gmon.c, mcount.asm).
 #
 # Builds o/host/prof and a copy with the address and undefined-behaviour
 # sanitizers, and checks their exact output and exit status on a small
 # i386 program with functions at known addresses and gmon.out files
-# made to order: good ones, and truncated, foreign, wrong-version and
-# empty ones.  Then boots the kernel at hz=10000 to run profdemo.prof,
-# whose work is split 3:1 between spin3 and spin1, brings its gmon.out
-# out through /dev/eia1, and checks that prof in the guest, prof on the
-# host and GNU gprof agree on it, and on the split.
+# made to order: good ones, with and without call-graph arcs, and
+# truncated, foreign, wrong-version and empty ones, and ones whose arcs
+# are cut short, out of the text or overflowed.  Then boots the kernel
+# at hz=10000 to run profdemo.prof, whose work is split 3:1 between
+# spin3 and spin1, and arctest.prof, whose arcs and calls are known
+# (within mcount's table, and past it), brings their gmon.out files out
+# through /dev/eia1, and checks that prof in the guest, prof on the host
+# and GNU gprof agree on them, on the split and on every call.
 #
 # Prints "ok NAME" or "FAIL NAME: reason" for each case, then a summary
 # line; exits non-zero if any case failed.
@@ -66,6 +69,16 @@ open(path, 'wb').write(b)
 EOF
 }
 
+# addarcs file from:self:count ...: append call-graph arc records.
+addarcs() {
+	python3 - "$@" <<'EOF'
+import struct, sys
+b = b''
+for a in sys.argv[2:]:
+	b += bytes([1]) + struct.pack('<III', *(int(x, 0) for x in a.split(':')))
+open(sys.argv[1], 'ab').write(b)
+EOF
+}
 
 # gprofpct program gmon name: gprof's % time for the function name.
 gprofpct() {
@@ -161,12 +174,16 @@ want '' 'prof: trunc84: truncated histogram\n'
 expect truncated-counts 1 p1 trunc84
 cp g1 extra
 printf 'xx' >>extra
-want '' 'prof: extra: data after the histogram\n'
+want '' 'prof: extra: unknown record, tag 120 at offset 85\n'
 expect trailing-data 1 p1 extra
 cp g1 tag
-poke tag 20 '<B' 1
-want '' 'prof: tag: unsupported record, tag 1\n'
-expect call-graph-tag 1 p1 tag
+poke tag 20 '<B' 2
+want '' 'prof: tag: unknown record, tag 2 at offset 20\n'
+expect basic-block-tag 1 p1 tag
+cp g1 hist2
+tail -c +21 g1 >>hist2
+want '' 'prof: hist2: a second histogram at offset 85\n'
+expect second-histogram 1 p1 hist2
 mkgmon rate0 0x1000 0x1040 16 0 0:1
 want '' 'prof: rate0: clock rate 0\n'
 expect zero-rate 1 p1 rate0
@@ -185,6 +202,90 @@ expect range-backwards 1 p1 range4
 want '' 'prof: nosuch: No such file or directory\n'
 expect missing-gmon 1 p1 nosuch
 
+# Call-graph arcs: each arc's calls go to the function called (the
+# one whose text holds self_pc), summed over its callers and over
+# repeated records, and a calls column appears.  A return address may
+# be the very end of the text (a call that ends it); a function with
+# calls and no ticks has a row.
+cp g1 a1
+addarcs a1 0x1005:0x1013:3 0x1019:0x1023:2 0x1007:0x1023:1 0x1040:0x1013:4
+want 'total: 100
+TEXT 00001000\tHZ 1000
+ms\t  %%\tcalls\tsym
+50\t 50.0\t7\tg
+30\t 30.0\t\tf
+20\t 20.0\t3\th
+'
+expect arcs 0 p1 a1
+# gprof's flat profile has the same calls.
+gprof -p -b p1 a1 >gprof.out 2>gprof.err
+if [ ! -s gprof.err ] && grep -qE ' 7 +[0-9.]+ +[0-9.]+ +g$' gprof.out &&
+   grep -qE ' 3 +[0-9.]+ +[0-9.]+ +h$' gprof.out; then
+	ok gprof-reads-arcs
+else
+	bad gprof-reads-arcs "$(cat gprof.err gprof.out | head -8 | tr '\n' '|')"
+fi
+mkgmon a2 0x1000 0x1040 16 100 0:2
+addarcs a2 0x1005:0x1020:0 0x1015:0x1020:4000000000 0x1025:0x1020:4000000000
+want 'total: 2
+TEXT 00001000\tHZ 100
+ms\t  %%\tcalls\tsym
+20\t100.0\t\tf
+0\t  0.0\t8000000000\th
+'
+expect calls-no-ticks 0 p1 a2
+# Records in any order: the arcs before the histogram.
+head -c 20 g1 >a3
+addarcs a3 0x1005:0x1013:3
+tail -c +21 g1 >>a3
+want 'total: 100
+TEXT 00001000\tHZ 1000
+ms\t  %%\tcalls\tsym
+50\t 50.0\t3\tg
+30\t 30.0\t\tf
+20\t 20.0\t\th
+'
+expect arcs-first 0 p1 a3
+
+# Bad arcs: each an error, exit 1, nothing on stdout.
+cp g1 b1
+addarcs b1 0x1005:0x1013:3
+head -c $(($(wc -c <b1) - 1)) b1 >b2
+want '' 'prof: b2: truncated arc record at offset 85\n'
+expect truncated-arc 1 p1 b2
+cp b1 b3
+printf '\001\005\020' >>b3
+want '' 'prof: b3: truncated arc record at offset 98\n'
+expect truncated-second-arc 1 p1 b3
+badarc() {	# badarc name from:self:count message
+	cp g1 "$1"
+	addarcs "$1" 0x1005:0x1013:3 "$2"
+	want '' "prof: $1: arc at offset 98: $3\\n"
+	expect "$1" 1 p1 "$1"
+}
+badarc caller-at-text-start 0x1000:0x1013:1 "caller 00001000 is outside p1's text 00001000-00001040"
+badarc caller-past-text 0x1041:0x1013:1 "caller 00001041 is outside p1's text 00001000-00001040"
+badarc caller-zero 0:0x1013:1 "caller 00000000 is outside p1's text 00001000-00001040"
+badarc caller-high 0xffffffff:0x1013:1 "caller ffffffff is outside p1's text 00001000-00001040"
+badarc callee-at-text-end 0x1005:0x1040:1 "callee 00001040 is outside p1's text 00001000-00001040"
+badarc callee-below-text 0x1005:0xfff:1 "callee 00000fff is outside p1's text 00001000-00001040"
+badarc count-overflow 0x1005:0x1013:0xffffffff "count overflow: it stopped at 4294967295 calls"
+
+# Time linear in the input: 300,000 arcs (3.9 MB), every one checked.
+mkgmon big 0x1000 0x1040 16 100 0:1
+python3 - <<'EOF'
+import struct
+rec = bytes([1]) + struct.pack('<III', 0x1005, 0x1013, 1)
+open('big', 'ab').write(rec * 300000)
+EOF
+want 'total: 1
+TEXT 00001000\tHZ 100
+ms\t  %%\tcalls\tsym
+10\t100.0\t\tf
+0\t  0.0\t300000\tg
+'
+expect many-arcs 0 p1 big
+
 # Bad programs.
 want '' 'prof: nosuch: No such file or directory\n'
 expect missing-program 1 nosuch g1
@@ -200,13 +301,13 @@ expect no-arguments 1
 expect three-arguments 1 p1 g1 g1
 expect flag 1 -x p1
 
-# Random damage to gmon.out must give a profile or an error, never a
-# crash or a sanitizer report.
+# Random damage to gmon.out, with arcs and without, must give a profile
+# or an error, never a crash or a sanitizer report.
 python3 - <<'EOF'
 import random
 random.seed(7)
-g = open('g1', 'rb').read()
 for i in range(200):
+	g = open('a1' if i % 2 else 'g1', 'rb').read()
 	b = bytearray(g)
 	for j in range(random.randint(1, 6)):
 		b[random.randrange(len(b))] = random.randrange(256)
@@ -229,20 +330,59 @@ else
 	bad fuzz-gmon "$why"
 fi
 
-# In the guest: profdemo.prof for 2 s at 10000 Hz is 20000 ticks.
+# In the guest, in one boot at 10000 Hz: arctest.prof along 100 arcs 3
+# times each, then along 2560 arcs twice, more than mcount's table
+# holds; then profdemo.prof for 2 s, 20000 ticks.  Their gmon.out files
+# come out through /dev/eia1 one after the other, and each is printed
+# by prof in the guest, between "==" lines.
 cd "$top" || exit 1
-guest -d -a hz=10000 -o "$T/eia1" -t 120 \
-	-c 'cd /tmp; /bin/profdemo.prof 2; cat gmon.out > /dev/eia1; prof /bin/profdemo.prof gmon.out'
+guest -d -a hz=10000 -o "$T/eia1" -t 120 -c 'cd /tmp
+arctest.prof 100 3 && mv gmon.out arcs.out
+arctest.prof 2560 2 && mv gmon.out full.out
+/bin/profdemo.prof 2
+cat gmon.out arcs.out full.out > /dev/eia1
+echo == profdemo; prof /bin/profdemo.prof gmon.out
+echo == arcs; prof /bin/arctest.prof arcs.out
+echo == full; prof /bin/arctest.prof full.out; echo prof status $status
+echo == end'
 if [ "$st" -ne 0 ]; then
 	bad guest-run "run-qemu.sh exit status $st: $(tail -5 <<<"$out" | tr '\n' '|')"
 	summary profcmd
 	exit 1
 fi
 
-# The guest's prof output: from its "total:" line to the end, without
-# the carriage returns of the console.
-sed -n '/^total: /,$p' <<<"$out" >"$T/guest.out"
-"${hostbins[0]}" o/bin/profdemo.prof "$T/eia1" >"$T/host.out" 2>"$T/host.err"
+# Split what came out into the three files: each starts with "gmon",
+# where the records of the one before end.
+python3 - "$T/eia1" "$T/pd.out" "$T/arcs.out" "$T/full.out" <<'EOF'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+start = off = 0
+files = []
+while off < len(b):
+	if b[off:off + 4] == b'gmon':
+		if off > start:
+			files.append(b[start:off])
+		start = off
+		off += 20
+	elif b[off] == 0:
+		off += 33 + 2 * struct.unpack_from('<I', b, off + 9)[0]
+	elif b[off] == 1:
+		off += 13
+	else:
+		sys.exit('eia1: bad record at %d' % off)
+files.append(b[start:])
+for path, data in zip(sys.argv[2:], files):
+	open(path, 'wb').write(data)
+EOF
+
+# section NAME: the guest's prof output after "== NAME", up to the next "==".
+section() {
+	sed -n "/^== $1\$/,/^== /p" <<<"$out" | sed '1d;$d'
+}
+
+# The guest's and the host's prof agree, on the profile and the calls.
+section profdemo >"$T/guest.out"
+"${hostbins[0]}" o/bin/profdemo.prof "$T/pd.out" >"$T/host.out" 2>"$T/host.err"
 if [ $? -ne 0 ]; then
 	bad host-prof "$(head -c 300 "$T/host.err")"
 elif ! cmp -s "$T/guest.out" "$T/host.out"; then
@@ -250,9 +390,12 @@ elif ! cmp -s "$T/guest.out" "$T/host.out"; then
 else
 	ok host-prof
 fi
+section arcs >"$T/guest-arcs.out"
+"${hostbins[0]}" o/test/arctest.prof "$T/arcs.out" >"$T/host-arcs.out" 2>"$T/host.err"
+check host-prof-arcs cmp -s "$T/guest-arcs.out" "$T/host-arcs.out"
 
 # prof's and gprof's top function and shares, and the split.
-gprof -p -b o/bin/profdemo.prof "$T/eia1" >"$T/gprof.out" 2>"$T/gprof.err"
+gprof -p -b o/bin/profdemo.prof "$T/pd.out" >"$T/gprof.out" 2>"$T/gprof.err"
 python3 - "$T/host.out" "$T/gprof.out" <<'EOF' >"$T/compare"
 import sys
 prof = {}
@@ -261,8 +404,8 @@ for line in open(sys.argv[1]):
 	f = line.split()
 	if line.startswith('total: '):
 		total = int(f[1])
-	elif len(f) == 3 and f[0].isdigit():
-		prof.setdefault(f[2], float(f[1]))
+	elif len(f) in (3, 4) and f[0].isdigit():
+		prof.setdefault(f[-1], float(f[1]))
 gprof = {}
 for line in open(sys.argv[2]):
 	f = line.split()
@@ -295,5 +438,122 @@ elif [ "$(cat "$T/compare")" = ok ]; then
 else
 	bad gprof-agrees "$(cat "$T/compare")"
 fi
+
+# gprof -b prints both tables, and no warning.
+if gprof -b o/bin/profdemo.prof "$T/pd.out" >"$T/gprofb.out" 2>"$T/gprofb.err" &&
+   [ ! -s "$T/gprofb.err" ] && grep -q '^Flat profile:' "$T/gprofb.out" &&
+   grep -q 'Call graph' "$T/gprofb.out"; then
+	ok gprof-brief-no-warning
+else
+	bad gprof-brief-no-warning "$(cat "$T/gprofb.err" "$T/gprofb.out" | head -5 | tr '\n' '|')"
+fi
+
+# The calls along the arcs are exactly those made: main called spin3
+# and spin1 as often as profdemo says, in gprof's call graph and in
+# prof's calls column; _start called main once.
+calls=$(sed -n 's/^profdemo: \([0-9]*\) calls each of spin3 and spin1.*/\1/p' <<<"$out")
+gprof -q -b o/bin/profdemo.prof "$T/pd.out" >"$T/gprofq.out" 2>&1
+python3 - "$T/gprofq.out" "$T/guest.out" "$calls" <<'EOF' >"$T/compare"
+import re, sys
+lines = open(sys.argv[1]).read().split('\n')
+n = int(sys.argv[3] or -1)
+problems = []
+# In gprof's entry for a function (the line "[i] ... name [i]"), its
+# callers are the lines above it, "self children called/total name [j]".
+def callers(name):
+	for i, l in enumerate(lines):
+		if re.match(r'\[\d+\] .* %s \[\d+\]$' % name, l):
+			got = {}
+			for p in lines[:i][::-1]:
+				if p.startswith('---') or p.startswith('index'):
+					break
+				m = re.search(r'(\d+)/(\d+)\s+(\S+) \[\d+\]$', p)
+				if m:
+					got[m.group(3)] = (int(m.group(1)), int(m.group(2)))
+			return got
+	return None
+for fn in ('spin3', 'spin1'):
+	c = callers(fn)
+	if c != {'main': (n, n)}:
+		problems.append('gprof: %s called by %s, want main %d times' % (fn, c, n))
+if callers('main') != {'_start': (1, 1)}:
+	problems.append('gprof: main called by %s' % callers('main'))
+calls = {}
+for l in open(sys.argv[2]):
+	f = l.rstrip('\n').split('\t')
+	if len(f) == 4 and f[0].isdigit():
+		calls[f[3]] = f[2]
+for fn, want in (('spin3', n), ('spin1', n), ('main', 1)):
+	if calls.get(fn) != str(want):
+		problems.append('prof: %s calls %s, want %d' % (fn, calls.get(fn), want))
+print('; '.join(problems) if problems else 'ok')
+EOF
+if [ "$(cat "$T/compare")" = ok ]; then ok gprof-call-counts; else bad gprof-call-counts "$(cat "$T/compare")"; fi
+
+# arctest.prof's arcs, exactly: within the table, 100 arcs from walk to
+# the functions f00-f77, 3 calls each, and main's two; past it, as many
+# arcs as the table holds (GMON_NARCS in gmon.h), the rest of the calls
+# counted as mcountoverflow's, and every call counted once.
+narcs=$(sed -n 's/.*GMON_NARCS[ 	]*= \([0-9]*\),.*/\1/p' user/include/gmon.h)
+nm o/test/arctest.prof >"$T/arctest.nm"
+python3 - "$T/arctest.nm" "$T/arcs.out" "$T/full.out" "$narcs" <<'EOF' >"$T/compare"
+import bisect, struct, sys
+syms = sorted((int(a, 16), n) for a, t, n in (l.split() for l in open(sys.argv[1])) if t in 'tT')
+addrs = [a for a, n in syms]
+def fn(pc):
+	return syms[bisect.bisect_right(addrs, pc) - 1][1]
+def arcs(path):
+	b = open(path, 'rb').read()
+	off = 20 + 33 + 2 * struct.unpack_from('<I', b, 29)[0]
+	out = []
+	while off < len(b):
+		assert b[off] == 1
+		out.append(struct.unpack_from('<III', b, off + 1))
+		off += 13
+	return out
+def check(path, n, rounds, table):
+	a = arcs(path)
+	p = []
+	f = [x for x in a if fn(x[1]).startswith('f') and fn(x[0] - 1) == 'walk']
+	lost = [x for x in a if fn(x[1]) == 'mcountoverflow']
+	other = sorted((fn(x[0] - 1), fn(x[1]), x[2]) for x in a if x not in f and x not in lost)
+	if other != [('_start', 'main', 1), ('main', 'walk', rounds)]:
+		p.append('%s: other arcs %s' % (path, other))
+	if len(set((x[0], x[1]) for x in f)) != len(f) or any(x[2] != rounds for x in f):
+		p.append('%s: arcs to f repeat or have counts other than %d' % (path, rounds))
+	if table:
+		if len(a) != table + 1 or len(lost) != 1 or a[-1] != lost[0] or lost[0][0] != lost[0][1]:
+			p.append('%s: %d records, want %d and the lost calls last' % (path, len(a), table + 1))
+		elif lost[0][2] != (n - len(f)) * rounds:
+			p.append('%s: %d calls lost, want %d' % (path, lost[0][2], (n - len(f)) * rounds))
+	elif len(f) != n or lost:
+		p.append('%s: %d arcs to f, %d lost records, want %d and none' % (path, len(f), len(lost), n))
+	return p
+p = check(sys.argv[2], 100, 3, 0) + check(sys.argv[3], 2560, 2, int(sys.argv[4]))
+print('; '.join(p) if p else 'ok')
+EOF
+if [ "$(cat "$T/compare")" = ok ]; then ok arcs-exact; else bad arcs-exact "$(cat "$T/compare")"; fi
+lost=$(( (2560 - (narcs - 2)) * 2 ))
+has arcs-full-said-at-once "^mcount: arc table full \($narcs arcs\)"
+has arcs-full-said-at-exit "^gmon.out: $lost calls on arcs"
+section full >"$T/guest-full.out"
+if grep -q "^prof: full.out: the arc table was full: $lost calls" "$T/guest-full.out" &&
+   grep -q "^0	  0.0	$lost	mcountoverflow\$" "$T/guest-full.out" && grep -q '^prof status 0$' "$T/guest-full.out"; then
+	ok arcs-full-prof
+else
+	bad arcs-full-prof "$(head -c 300 "$T/guest-full.out" | tr '\n' '|')"
+fi
+# The host's prof, both builds, says the same.
+why=
+for bin in "${hostbins[@]}"; do
+	"$bin" o/test/arctest.prof "$T/full.out" >"$T/host-full.out" 2>"$T/host-full.err"
+	if [ $? -ne 0 ] || ! grep -q "^0	  0.0	$lost	mcountoverflow\$" "$T/host-full.out" ||
+	   [ "$(cat "$T/host-full.err")" != "prof: $T/full.out: the arc table was full: $lost calls along arcs it had no room for are counted as mcountoverflow's" ]; then
+		why="${bin##*/}: $(head -c 300 "$T/host-full.err")"
+		break
+	fi
+done
+if [ -z "$why" ]; then ok arcs-full-host-prof; else bad arcs-full-host-prof "$why"; fi
+check arcs-full-gprof grep -qE "^\[[0-9]+\] .* 0\+$lost +mcountoverflow \[" <(gprof -q -b o/test/arctest.prof "$T/full.out" 2>&1)
 
 summary profcmd

@@ -19,8 +19,9 @@ typedef struct Symtab Symtab;
 struct Sym {
 	uint32_t	addr;		/* where it starts */
 	const char	*name;		/* in the program image */
-	int	rank;		/* which to keep of several at one address */
+	int	rank;		/* which to keep of several at one address; 0: "text", no symbol */
 	uint64_t	ticks;		/* credited to it */
+	uint64_t	calls;		/* to it, along the arcs of a call graph */
 };
 
 /* What symload learns from a program file. */
@@ -32,6 +33,7 @@ struct Symtab {
 	uint32_t	textsize;	/* bytes in .text */
 	Sym	*sym;		/* symbols in .text, by address, one per address */
 	int	nsym;		/* how many */
+	int	withcalls;	/* symprint prints a calls column */
 };
 
 extern const char	*argv0;
@@ -40,6 +42,7 @@ uint32_t	le16(const uint8_t*);
 uint32_t	le32(const uint8_t*);
 uint8_t	*readfile(const char *path, size_t hint, size_t *lenp);
 const char	*symload(Symtab *t, const char *path);
+int	symfind(Symtab *t, uint32_t addr);
 void	symcredit(Symtab *t, uint32_t addr, uint64_t ticks);
 void	symprint(Symtab *t, uint64_t total, unsigned long hz);
 void	symfree(Symtab *t);

@@ -289,7 +289,7 @@ byaddr(const void *va, const void *vb)
 	return strcmp(a->name, b->name);
 }
 
-/* Order symbols by ticks, most first, then by name and address. */
+/* Order symbols by ticks, most first, then by calls, name and address. */
 static int
 byticks(const void *va, const void *vb)
 {
@@ -297,6 +297,8 @@ byticks(const void *va, const void *vb)
 
 	if(a->ticks != b->ticks)
 		return a->ticks > b->ticks ? -1 : 1;
+	if(a->calls != b->calls)
+		return a->calls > b->calls ? -1 : 1;
 	if(strcmp(a->name, b->name) != 0)
 		return strcmp(a->name, b->name);
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
@@ -380,6 +382,7 @@ getsyms(Symtab *t, Ehdr *eh, Shdr *sh, uint32_t textndx)
 			continue;
 		s[n] = s[j];
 		s[n].ticks = 0;
+		s[n].calls = 0;
 		n++;
 	}
 	t->sym = s;
@@ -454,12 +457,12 @@ symload(Symtab *t, const char *path)
 }
 
 /*
- * Credit ticks at addr to the last symbol at or before it.  The first
+ * The index in t->sym of the last symbol at or before addr.  The first
  * symbol is at the start of text, so every address in text has one; an
- * address below text goes to the first.
+ * address below text gets the first.
  */
-void
-symcredit(Symtab *t, uint32_t addr, uint64_t ticks)
+int
+symfind(Symtab *t, uint32_t addr)
 {
 	int lo, hi, mid;
 
@@ -472,13 +475,23 @@ symcredit(Symtab *t, uint32_t addr, uint64_t ticks)
 		else
 			hi = mid;
 	}
-	t->sym[lo].ticks += ticks;
+	return lo;
+}
+
+/* Credit ticks at addr to the symbol that symfind finds. */
+void
+symcredit(Symtab *t, uint32_t addr, uint64_t ticks)
+{
+	t->sym[symfind(t, addr)].ticks += ticks;
 }
 
 /*
  * Print the column headings, then a row for each symbol with ticks,
  * most first: milliseconds at hz ticks a second, the percentage of
- * total to one decimal, and the name.  Reorders t's symbols, so it
+ * total to one decimal, and the name.  With t->withcalls (prof, for a
+ * program that recorded its call graph) a calls column comes before
+ * the name, blank for a function with no calls recorded, and a symbol
+ * with calls but no ticks has a row too.  Reorders t's symbols, so it
  * is the last thing done with them.
  */
 void
@@ -488,22 +501,23 @@ symprint(Symtab *t, uint64_t total, unsigned long hz)
 	uint64_t tenths;
 	int i, n;
 
-	printf("ms\t  %%\tsym\n");
-	if(total == 0)
-		return;
+	printf(t->withcalls ? "ms\t  %%\tcalls\tsym\n" : "ms\t  %%\tsym\n");
 	s = t->sym;
 	n = 0;
 	for(i = 0; i < t->nsym; i++)
-		if(s[i].ticks != 0)
+		if(s[i].ticks != 0 || s[i].calls != 0)
 			s[n++] = s[i];
 	t->nsym = n;
 	qsort(s, n, sizeof s[0], byticks);
 	for(i = 0; i < n; i++){
-		tenths = (s[i].ticks*1000 + total/2) / total;
-		printf("%llu\t%3llu.%llu\t%s\n",
+		tenths = total == 0 ? 0 : (s[i].ticks*1000 + total/2) / total;
+		printf("%llu\t%3llu.%llu\t",
 			(unsigned long long)(s[i].ticks*1000 / hz),
 			(unsigned long long)(tenths / 10),
-			(unsigned long long)(tenths % 10), s[i].name);
+			(unsigned long long)(tenths % 10));
+		if(t->withcalls && s[i].calls != 0)
+			printf("%llu", (unsigned long long)s[i].calls);
+		printf(t->withcalls ? "\t%s\n" : "%s\n", s[i].name);
 	}
 }
 

@@ -2,7 +2,9 @@
  * kptest: check the kernel profiling device, #T, from inside: the
  * length of kpdata, the invariants of its cells, start/stop/startclr,
  * bad control messages, reads at any offset and length, and that
- * kpdata cannot be written.  Prints "ok NAME" or "FAIL NAME: why" for
+ * kpdata cannot be written; and kpstack: its lines' form, their counts
+ * summing to cell 1, reads at any offset and length, startclr clearing
+ * it, and that it cannot be written.  Prints "ok NAME" or "FAIL NAME: why" for
  * each check and "kptest: ok" if all passed.
  */
 #include <stdio.h>
@@ -103,10 +105,68 @@ busy(unsigned int n)
 		stat("/dev/kpdata", &d);
 }
 
+/* All of kpstack, read with reads of n bytes; its length in *len. */
+static char*
+readstack(long *len, long n)
+{
+	long size = 4096, m;
+	char *buf = malloc(size + 1);
+	int fd;
+
+	if(buf == NULL || (fd = open("/dev/kpstack", O_RDONLY)) < 0){
+		perror("kptest: /dev/kpstack");
+		exit(1);
+	}
+	*len = 0;
+	for(;;){
+		if(*len + n > size){
+			size = 2*size + n;
+			if((buf = realloc(buf, size + 1)) == NULL){
+				perror("kptest: kpstack");
+				exit(1);
+			}
+		}
+		if((m = read(fd, buf + *len, n)) <= 0)
+			break;
+		*len += m;
+	}
+	close(fd);
+	buf[*len] = '\0';
+	return buf;
+}
+
+/*
+ * Is s kpstack's form, lines of a decimal count and 1 to 32 pcs of 8
+ * hex digits in [text, etext), with counts summing to sum?
+ */
+static int
+stackform(char *s, unsigned long text, unsigned long etext, unsigned long long sum)
+{
+	unsigned long long t = 0;
+	unsigned long v;
+	char *e;
+	int n;
+
+	while(*s != '\0'){
+		if(*s < '0' || *s > '9')
+			return 0;
+		t += strtoul(s, &e, 10);
+		for(s = e, n = 0; *s == ' '; n++){
+			v = strtoul(s + 1, &e, 16);
+			if(e != s + 9 || v < text || v >= etext)
+				return 0;
+			s = e;
+		}
+		if(*s++ != '\n' || n < 1 || n > 32)
+			return 0;
+	}
+	return t == sum;
+}
+
 int
 main(void)
 {
-	char st[128], err[64], *p;
+	char st[128], err[64], *p, *sa, *sb;
 	unsigned char *d1, *d2, *one;
 	unsigned long text, etext;
 	long len, len2, size, i;
@@ -176,6 +236,45 @@ main(void)
 	d2 = readdata(&len2, size);
 	check(cell(d2, 0) < cell(d1, 0) && consistent(d2, ncell), "startclr-zeroes", "startclr kept old counts");
 	free(d2);
+
+	/* kpstack, after some work in system calls. */
+	ctl("startclr");
+	busy(20);
+	ctl("stop");
+	d2 = readdata(&len2, size);
+	sa = readstack(&len, 100000);
+	check(len > 0 && stackform(sa, text, etext, cell(d2, 1)), "kpstack-form-and-sum", "bad lines, or counts not summing to cell 1");
+	sb = readstack(&len2, 1);
+	check(len2 == len && strcmp(sa, sb) == 0, "kpstack-bytewise", "byte-by-byte read differs from a whole read");
+	free(sb);
+	sb = readstack(&len2, 7);
+	check(len2 == len && strcmp(sa, sb) == 0, "kpstack-7-bytes", "7-byte reads differ from a whole read");
+	free(sb);
+	fd = open("/dev/kpstack", O_RDONLY);
+	for(i = 1; i < len; i += 37){
+		seek(fd, i, SEEK_SET);
+		if(read(fd, one, 13) != (len - i < 13 ? len - i : 13) || memcmp(one, sa + i, len - i < 13 ? len - i : 13) != 0)
+			break;
+	}
+	check(i >= len, "kpstack-odd-offsets", "a read at an odd offset differs");
+	seek(fd, len, SEEK_SET);
+	check(read(fd, one, 10) == 0, "kpstack-at-end", "read at the end returned data");
+	seek(fd, len + 1000000, SEEK_SET);
+	check(read(fd, one, 10) == 0, "kpstack-past-end", "read past the end returned data");
+	check(read(fd, one, 0) == 0, "kpstack-zero-length", "a read of 0 bytes returned data");
+	close(fd);
+	check(open("/dev/kpstack", O_WRONLY) < 0 && open("/dev/kpstack", O_RDWR) < 0, "kpstack-no-write", "kpstack opened for writing");
+	ctl("startclr");
+	ctl("stop");
+	free(d2);
+	d2 = readdata(&len2, size);
+	free(sa);
+	sa = readstack(&len, 4096);
+	check(stackform(sa, text, etext, cell(d2, 1)) && cell(d2, 1) < 5, "kpstack-startclr-clears", "stacks left after startclr");
+	free(sa);
+	free(d2);
+	status(st, sizeof st);
+	check(strstr(st, " cut 0\n") != NULL, "status-cut", st);
 
 	fd = open("/dev/kpdata", O_WRONLY);
 	check(fd < 0, "no-write-open", "kpdata opened for writing");

@@ -1,0 +1,243 @@
+/*
+ * kprof -l, on the host only: the busiest lines of the kernel's source,
+ * each with its text.
+ *
+ *	ms	  %	sym	line
+ *	290	  5.6	lock	kern/lock.c:42	while(xchg(&l->locked, 1) != 0)
+ *
+ * The kernel's DWARF line table, read with elfutils' libdw, gives the
+ * source line of each bin of kpdata: the line of its first byte (a bin
+ * is 8 bytes, and may hold the ends of two lines).  The bin is also
+ * credited to its function as the flat profile credits it, so that a
+ * line of a header inlined into several functions is a row for each.
+ * Rows are busiest first; a bin with no line (assembly has none) is a
+ * row for its function alone.
+ *
+ * A file named relative to the directory the kernel was compiled in
+ * (gcc's DW_AT_comp_dir) is shown, and read, relative to the current
+ * directory, the top of the repository; an absolute name is read as
+ * it is.  A file that can't be read is said so, once, and its rows
+ * show no text.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include "elfsym.h"
+#include "kpstack.h"
+
+enum {
+	BINSIZE		= 8,	/* bytes of kernel text per count */
+	TEXTMAX		= 100,	/* bytes of a source line shown */
+};
+
+typedef struct Row Row;
+
+/* Ticks of a function at a source line. */
+struct Row {
+	const char	*sym;		/* the function */
+	const char	*file;		/* as shown, or NULL for no line */
+	int	line;
+	uint64_t	ticks;
+	char	*text;		/* the line's text, or what is wrong */
+};
+
+/* By file, line and function: the order to merge rows and read files in. */
+static int
+byplace(const void *va, const void *vb)
+{
+	const Row *a = va, *b = vb;
+	int c;
+
+	if(a->file == NULL || b->file == NULL)
+		c = (a->file != NULL) - (b->file != NULL);
+	else
+		c = strcmp(a->file, b->file);
+	if(c == 0)
+		c = a->line - b->line;
+	if(c == 0)
+		c = strcmp(a->sym, b->sym);
+	return c;
+}
+
+/* Busiest first, then by place. */
+static int
+byticks(const void *va, const void *vb)
+{
+	const Row *a = va, *b = vb;
+
+	if(a->ticks != b->ticks)
+		return a->ticks > b->ticks ? -1 : 1;
+	return byplace(va, vb);
+}
+
+/*
+ * The name of the source file of line l, relative to the directory of
+ * compilation if it lies in it.
+ */
+static const char*
+filename(Dwarf_Die *cu, Dwarf_Line *l)
+{
+	Dwarf_Attribute attr;
+	const char *file, *dir;
+	size_t n;
+
+	file = dwarf_linesrc(l, NULL, NULL);
+	if(file == NULL)
+		return NULL;
+	dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr));
+	if(dir != NULL){
+		n = strlen(dir);
+		if(n > 0 && strncmp(file, dir, n) == 0 && file[n] == '/')
+			return file + n + 1;
+	}
+	return file;
+}
+
+/* A copy of the text of a line: leading blanks gone, other control bytes blanks, cut at TEXTMAX. */
+static char*
+linetext(const char *p, const char *end)
+{
+	char *t;
+	int n;
+
+	while(p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	t = malloc(TEXTMAX + 4);
+	if(t == NULL)
+		fatal("out of memory");
+	for(n = 0; p < end && *p != '\n' && n < TEXTMAX; p++)
+		t[n++] = (unsigned char)*p < ' ' || *p == 0x7f ? ' ' : *p;
+	if(p < end && *p != '\n')
+		t[n++] = '.', t[n++] = '.', t[n++] = '.';
+	t[n] = '\0';
+	return t;
+}
+
+static char*
+note(const char *s)
+{
+	char *t;
+
+	t = strdup(s);
+	if(t == NULL)
+		fatal("out of memory");
+	return t;
+}
+
+/*
+ * Give the rows r[0..n), all of one file and sorted by line, the text
+ * of their lines, reading the file once.
+ */
+static void
+readtext(Row *r, int n)
+{
+	uint8_t *buf;
+	char *p, *end, msg[64];
+	size_t len;
+	int i, line;
+
+	buf = readfile(r[0].file, 0, &len);
+	if(buf == NULL){
+		fprintf(stderr, "%s: %s: %s; its lines are shown without their text\n",
+			argv0, r[0].file, strerror(errno));
+		for(i = 0; i < n; i++)
+			r[i].text = note("(source missing)");
+		return;
+	}
+	p = (char*)buf;
+	end = p + len;
+	line = 1;
+	for(i = 0; i < n; i++){
+		for(; line < r[i].line && p < end; line++){
+			p = memchr(p, '\n', end - p);
+			p = p != NULL ? p + 1 : end;
+		}
+		if(line == r[i].line && p < end)
+			r[i].text = linetext(p, end);
+		else{
+			snprintf(msg, sizeof msg, "(no line %d in the source: changed?)", r[i].line);
+			r[i].text = note(msg);
+		}
+	}
+	free(buf);
+}
+
+/*
+ * Print the profile by source line of kpdata's cells, for the kernel
+ * at path whose symbols are k.
+ */
+void
+srclines(Symtab *k, const char *path, const uint32_t *cell, uint64_t nbins, unsigned long hz)
+{
+	Dwarf *dw;
+	Dwarf_Die cu;
+	Dwarf_Line *l;
+	Row *r;
+	uint64_t i, tenths, total;
+	uint32_t pc;
+	int fd, n, m, j;
+
+	fd = open(path, O_RDONLY);
+	if(fd < 0)
+		fatal("%s: %s", path, strerror(errno));
+	dw = dwarf_begin(fd, DWARF_C_READ);
+	if(dw == NULL)
+		fatal("%s: no DWARF line table (%s): build the kernel with -g", path, dwarf_errmsg(-1));
+	totals(k, cell, hz);
+	r = calloc(nbins + 1, sizeof r[0]);
+	if(r == NULL)
+		fatal("out of memory");
+	n = 0;
+	for(i = 0; i < nbins; i++){
+		if(cell[2+i] == 0)
+			continue;
+		pc = k->textbase + i*BINSIZE;
+		r[n].sym = k->sym[symfind(k, pc)].name;
+		r[n].ticks = cell[2+i];
+		if(dwarf_addrdie(dw, pc, &cu) != NULL && (l = dwarf_getsrc_die(&cu, pc)) != NULL
+		&& dwarf_lineno(l, &r[n].line) == 0)
+			r[n].file = filename(&cu, l);
+		if(r[n].file == NULL)
+			r[n].line = 0;
+		n++;
+	}
+
+	qsort(r, n, sizeof r[0], byplace);
+	m = 0;
+	for(j = 0; j < n; j++){
+		if(m > 0 && byplace(&r[m-1], &r[j]) == 0)
+			r[m-1].ticks += r[j].ticks;
+		else
+			r[m++] = r[j];
+	}
+	for(j = 0; j < m; j = n){
+		for(n = j + 1; n < m && r[n].file != NULL && r[j].file != NULL
+		&& strcmp(r[n].file, r[j].file) == 0; n++)
+			;
+		if(r[j].file != NULL)
+			readtext(r + j, n - j);
+	}
+
+	qsort(r, m, sizeof r[0], byticks);
+	total = cell[1];
+	printf("ms\t  %%\tsym\tline\n");
+	for(j = 0; j < m && total > 0; j++){
+		tenths = (r[j].ticks*1000 + total/2) / total;
+		printf("%llu\t%3llu.%llu\t%s\t", (unsigned long long)(r[j].ticks*1000 / hz),
+			(unsigned long long)(tenths / 10), (unsigned long long)(tenths % 10), r[j].sym);
+		if(r[j].file == NULL)
+			printf("-\t(no line table: assembly)\n");
+		else
+			printf("%s:%d\t%s\n", r[j].file, r[j].line, r[j].text);
+		free(r[j].text);
+	}
+	free(r);
+	dwarf_end(dw);
+	close(fd);
+}

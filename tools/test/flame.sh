@@ -1,0 +1,390 @@
+#!/usr/bin/env bash
+#
+# Tests of kprof's call stacks and source lines (user/lib/kpstack.c,
+# user/lib/flame.c, tools/srcline.c) on the host, under the plain and
+# the sanitizer builds: kprof -s against hand-made kpstack files, for a
+# small kernel whose functions sit at known places and for o/kernel
+# with pcs taken from its symbols now; the flame graph of kprof -g as
+# XML (xmllint) and as a browser draws it (headless Chromium, whose
+# screenshot must show the boxes); kprof -l against addr2line and the
+# source; bad input of every kind, each a clear error.
+
+cd "$(dirname "$0")/../.." || exit 1
+top=$(pwd)
+. tools/test/lib.bash
+
+hostbuild kprof flame
+kernel=$top/o/kernel
+cd "$T" || exit 1
+
+# Kernel sk: text at c0100000, 0x70 bytes: 16 bytes before any
+# symbol, then f, g and h, and a function whose name has what folded
+# stacks and XML can't hold as it is.
+cat >sk.s <<'EOF'
+	.text
+	.fill	16,1,0x90
+	.globl	f
+	.type	f,@function
+f:	.fill	32,1,0x90
+	.globl	g
+	.type	g,@function
+g:	.fill	32,1,0x90
+	.globl	h
+	.type	h,@function
+h:	.fill	16,1,0x90
+	.globl	"a<b&c;d e"
+	.type	"a<b&c;d e",@function
+"a<b&c;d e":
+	.fill	16,1,0x90
+EOF
+if gcc -m32 -c -o sk.o sk.s && ld -m elf_i386 -Ttext=0xc0100000 -e 0xc0100000 -o sk sk.o &&
+   readelf -S sk | grep -q ' \.text  *PROGBITS  *c0100000 [0-9a-f]* 000070 '; then
+	ok fixtures
+else
+	bad fixtures "could not build the test kernel"
+	summary flame
+	exit 1
+fi
+
+# mkdata FILE CELL0 CELL1 NBINS: a kpdata of that many bins, cell 1's
+# ticks all in bin 0.
+mkdata() {
+	python3 - "$@" <<'EOF'
+import struct, sys
+path, total, kern, nbins = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+open(path, 'wb').write(struct.pack('>%dI' % (nbins + 2), total, kern, kern, *[0] * (nbins - 1)))
+EOF
+}
+
+# Leaf first.  A return address is named by the byte before it, so
+# c0100030, g's first byte, is a call at the end of f.  Pcs in no
+# function are named by their hex; paths of the same names merge,
+# paths with no ticks go.
+cat >s1 <<'EOF'
+5 c0100012 c0100031 c0100052
+3 0xc0100014 0xC0100030 c0100052
+4	c0100013  c0100032	c0100053  
+2 c0100004
+1 c0100012 c0100005
+0 c0100040
+7 c0100061 c0100070 c0100051
+6 c0100051
+EOF
+want '0xc0100004 2
+0xc0100005;f 1
+h 6
+h;a<b&c_d_e;a<b&c_d_e 7
+h;f;f 3
+h;g;f 9
+'
+expect folded 0 -s sk s1
+mkdata d1 40 28 14
+expect folded-sum 0 -s sk s1 d1
+mkdata d2 40 27 14
+want '' 'kprof: s1: the stacks add up to 28 ticks, not the 27 kernel ticks of d2\n'
+expect folded-sum-differs 1 -s sk s1 d2
+mkdata d3 40 28 13
+want '' 'kprof: d3 has 13 bins, kernel text has 14\n'
+expect folded-kpdata-bins 1 -s sk s1 d3
+# A kernel count stopped at 2^32-1 is less than the stacks' sum.
+printf '4294967295 c0100012\n4294967295 c0100032\n' >sat
+mkdata dsat 4294967295 4294967295 14
+want 'f 4294967295\ng 4294967295\n'
+expect folded-saturated 0 -s sk sat dsat
+
+# o/kernel, with pcs a few bytes into functions its symbols name now.
+sym() {
+	nm "$kernel" | awk -v n="$1" '$3 == n { print $1 }' | head -1
+}
+at() {
+	printf '%08x' $((16#$(sym "$1") + $2))
+}
+missing=
+for f in alltraps trap syscall sysread devread memmove lock idle; do
+	[ -n "$(sym $f)" ] || missing="$missing $f"
+done
+if [ -z "$missing" ]; then
+	cat >s2 <<EOF
+10 $(at memmove 2) $(at devread 9) $(at sysread 5) $(at syscall 5) $(at trap 5) $(at alltraps 5)
+5 $(at memmove 4) $(at devread 10) $(at sysread 5) $(at syscall 5) $(at trap 5) $(at alltraps 5)
+3 $(at lock 4) $(at sysread 16) $(at syscall 5) $(at trap 5) $(at alltraps 5)
+7 $(at idle 2)
+EOF
+	want 'alltraps;trap;syscall;sysread;devread;memmove 15
+alltraps;trap;syscall;sysread;lock 3
+idle 7
+'
+	expect kernel-folded 0 -s "$kernel" s2
+else
+	bad kernel-folded "o/kernel has none of:$missing"
+fi
+
+# The flame graph: well-formed, a box for each frame with its name,
+# ticks and share on hover, and names made safe for XML.
+"${hostbins[0]}" -g sk s1 >s1.svg 2>s1.err
+check svg-status [ $? = 0 -a ! -s s1.err ]
+check svg-xmllint xmllint --noout s1.svg
+check svg-root-box grep -q '<title>all: 28 ticks, 100.0%</title>' s1.svg
+check svg-merged-box grep -q '<title>h: 25 ticks, 89.3%</title>' s1.svg
+check svg-escaped grep -q '<title>a&lt;b&amp;c;d e: 7 ticks, 25.0%</title>' s1.svg
+check svg-box-count [ "$(grep -c '^<g><title>' s1.svg)" = 11 ]
+check svg-no-script [ "$(grep -ciE '<script|href=|@import|url\(' s1.svg)" = 0 ]
+"${hostbins[1]}" -g sk s1 >s1san.svg 2>s1.err
+check svg-san-same cmp -s s1.svg s1san.svg
+"${hostbins[0]}" -g "$kernel" s2 >s2.svg
+check svg-kernel-xmllint xmllint --noout s2.svg
+
+# A browser draws it: the screenshot has the flame colours (red, 205
+# and up; blue, 55 and under) over a good part of it, in many shades.
+shot() {
+	timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$T/chrome" --screenshot="$2" --window-size=1200,"$3" "file://$T/$1" >chrome.log 2>&1
+}
+pngcheck() {
+	python3 - "$1" <<'EOF'
+import struct, sys, zlib
+b = open(sys.argv[1], 'rb').read()
+assert b[:8] == b'\x89PNG\r\n\x1a\n', 'not a PNG'
+i, idat = 8, b''
+while i < len(b):
+	n, t = struct.unpack('>I4s', b[i:i + 8])
+	if t == b'IHDR':
+		w, h, depth, ctype = struct.unpack('>IIBB', b[i + 8:i + 18])
+	elif t == b'IDAT':
+		idat += b[i + 8:i + 8 + n]
+	i += 12 + n
+assert depth == 8 and ctype in (2, 6), 'colour type %d' % ctype
+bpp = 3 if ctype == 2 else 4
+raw, stride = zlib.decompress(idat), w * bpp
+prev, rows = bytearray(stride), []
+for y in range(h):
+	f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+	for x in range(stride):
+		a = line[x - bpp] if x >= bpp else 0
+		c = prev[x - bpp] if x >= bpp else 0
+		if f == 1: line[x] = (line[x] + a) & 255
+		elif f == 2: line[x] = (line[x] + prev[x]) & 255
+		elif f == 3: line[x] = (line[x] + (a + prev[x]) // 2) & 255
+		elif f == 4:
+			p = a + prev[x] - c
+			pa, pb, pc = abs(p - a), abs(p - prev[x]), abs(p - c)
+			line[x] = (line[x] + (a if pa <= pb and pa <= pc else prev[x] if pb <= pc else c)) & 255
+	rows.append(line)
+	prev = line
+flame, shades = 0, set()
+for line in rows:
+	for x in range(0, stride, bpp):
+		r, g, bl = line[x], line[x + 1], line[x + 2]
+		if r >= 205 and bl <= 55 and g <= 230:
+			flame += 1
+			shades.add((r, g, bl))
+print('%d of %d pixels flame-coloured, %d shades' % (flame, w * h, len(shades)))
+sys.exit(not (flame >= w * h // 10 and len(shades) >= 5))
+EOF
+}
+if shot s1.svg s1.png 180 && [ -s s1.png ]; then
+	check browser-draws pngcheck s1.png
+else
+	bad browser-draws "chromium made no screenshot: $(tail -2 chrome.log)"
+fi
+
+# Bad kpstack files: each a clear error, and nothing printed on stdout.
+bad1() {
+	local name=$1 msg=$2
+	shift 2
+	want '' "$msg"
+	expect "$name" 1 -s sk "$@"
+}
+printf '5 c0100012\n3 c0100012 xyz\n' >b
+bad1 bad-pc "kprof: b:2: pc \`xyz' is not a hex number\n" b
+printf '5 c0100012\n5x c0100012\n' >b
+bad1 bad-count "kprof: b:2: count \`5x' is not a decimal number\n" b
+printf -- '-5 c0100012\n' >b
+bad1 negative-count "kprof: b:1: count \`-5' is not a decimal number\n" b
+printf '4294967296 c0100012\n' >b
+bad1 count-too-big "kprof: b:1: count \`4294967296' is more than 2^32-1\n" b
+printf '99999999999999999999999999 c0100012\n' >b
+bad1 count-huge "kprof: b:1: count \`999999999999999999999999...' is more than 2^32-1\n" b
+printf '5\n' >b
+bad1 no-pcs 'kprof: b:1: a count and no pcs\n' b
+printf '5 c0100012\n\n5 c0100012\n' >b
+bad1 empty-line "kprof: b:2: an empty line, not \`count pc ...'\n" b
+: >b
+bad1 empty-file 'kprof: b: no stacks: the file is empty\n' b
+printf '5 0c0100012\n' >b
+bad1 pc-too-long "kprof: b:1: pc \`0c0100012' is longer than 8 hex digits\n" b
+printf '5 0x\n' >b
+bad1 pc-bare-0x "kprof: b:1: pc \`0x' is not a hex number\n" b
+printf '5 c0100070\n' >b
+bad1 leaf-at-etext 'kprof: b:1: pc c0100070 is outside kernel text (c0100000 to c0100070)\n' b
+printf '5 bfffffff\n' >b
+bad1 leaf-below-text 'kprof: b:1: pc bfffffff is outside kernel text (c0100000 to c0100070)\n' b
+printf '5 c0100012 c0100000\n' >b
+bad1 caller-at-text 'kprof: b:1: pc c0100000 is outside kernel text (c0100000 to c0100070)\n' b
+printf '5 c0100012 0\n' >b
+bad1 caller-zero 'kprof: b:1: pc 00000000 is outside kernel text (c0100000 to c0100070)\n' b
+printf '5 c0100012 c0100071\n' >b
+bad1 caller-past-etext 'kprof: b:1: pc c0100071 is outside kernel text (c0100000 to c0100070)\n' b
+printf '5 c01000\0 c0100012\n' >b
+bad1 nul-byte "kprof: b:1: pc \`c01000?' is not a hex number\n" b
+python3 -c "print('5' + ' c0100012' * 32); print('5' + ' c0100012' * 33)" >b
+bad1 too-many-frames 'kprof: b:2: more than 32 frames\n' b
+python3 -c "print('5 ' + 'c' * 20000000)" >b
+bad1 huge-word "kprof: b:1: pc \`cccccccccccccccccccccccc...' is longer than 8 hex digits\n" b
+python3 -c "print('5' + ' c0100012' * 2000000)" >b
+bad1 huge-line 'kprof: b:1: more than 32 frames\n' b
+want '' 'kprof: nosuch: No such file or directory\n'
+expect missing-kpstack 1 -s sk nosuch
+printf '0 c0100012\n' >z
+want '' 'kprof: z: no ticks to draw\n'
+expect svg-no-ticks 1 -g sk z
+want ''
+expect folded-no-ticks 0 -s sk z
+want '' 'usage: kprof [-h hz] kernel kpdata\n       kprof -s|-g kernel kpstack [kpdata]\n       kprof -l [-h hz] kernel kpdata\n'
+expect usage-s-one-file 1 -s sk
+expect usage-s-four-files 1 -s sk b d1 d1
+expect usage-s-and-g 1 -s -g sk b
+expect usage-s-with-h 1 -s -h 100 sk b
+
+# Many stacks take time in proportion: 20,000 lines of 32 frames, all
+# distinct, from 2,000 functions whose names share 60-byte prefixes.
+python3 - <<'EOF'
+import random, struct
+random.seed(11)
+N = 2000
+names = b''.join(b'%s%04d\0' % (b'n' * 60, i) for i in range(N))
+offs, o = [], 1
+for i in range(N):
+	offs.append(o)
+	o += 65
+symtab = bytes(16) + b''.join(struct.pack('<IIIBBH', offs[i], 0xc0100000 + 16 * i, 16, 0x12, 0, 1) for i in range(N))
+shstr = b'\0.text\0.symtab\0.strtab\0.shstrtab\0'
+body = bytearray(52)
+def add(b):
+	off = len(body)
+	body.extend(b)
+	body.extend(bytes(-len(body) % 4))
+	return off
+strtab = b'\0' + names
+o = [add(b'\x90' * 16 * N), add(symtab), add(strtab), add(shstr)]
+def sh(name, typ, addr, off, size, link=0, entsize=0):
+	return struct.pack('<IIIIIIIIII', name, typ, 6 if typ == 1 else 0, addr, off, size, link, 1, 4, entsize)
+shdrs = [bytes(40), sh(1, 1, 0xc0100000, o[0], 16 * N), sh(7, 2, 0, o[1], len(symtab), 3, 16),
+	sh(15, 3, 0, o[2], len(strtab)), sh(23, 3, 0, o[3], len(shstr))]
+shoff = len(body)
+body.extend(b''.join(shdrs))
+body[0:52] = b'\x7fELF\1\1\1' + bytes(9) + struct.pack('<HHIIIIIHHHHHH', 2, 3, 1, 0xc0100000, 0, shoff, 0, 52, 32, 0, 40, len(shdrs), 4)
+open('big', 'wb').write(body)
+with open('big.kp', 'w') as f:
+	for i in range(20000):
+		f.write('1 ' + ' '.join('%x' % (0xc0100001 + 16 * random.randrange(N)) for j in range(32)) + '\n')
+EOF
+for bin in "${hostbins[@]}"; do
+	start=$(date +%s)
+	timeout 60 "$bin" -s big big.kp >big.out 2>big.err
+	st=$?
+	check "many-stacks-${bin##*/}" [ $st = 0 -a "$(wc -l <big.out)" = 20000 -a ! -s big.err ]
+	echo "${bin##*/}: 20,000 stacks of 32 frames folded in $(($(date +%s) - start)) s"
+done
+timeout 60 "${hostbins[0]}" -g big big.kp >big.svg 2>big.err
+check many-stacks-svg [ $? = 0 ] && xmllint --noout big.svg
+
+# kprof -l: the source line of a bin, as addr2line says, with its text.
+lk=$(sym lock)
+ldata() {
+	python3 - "$kernel" "$@" <<'EOF'
+import struct, subprocess, sys
+out = subprocess.run(['readelf', '-SW', sys.argv[1]], capture_output=True, text=True).stdout
+size = next(int(l.split()[l.split().index('PROGBITS') + 3], 16) for l in out.splitlines() if ' .text ' in l)
+nb = (size + 7) // 8
+c = [0] * nb
+for a in sys.argv[3:]:
+	addr, n = a.split(':')
+	c[(int(addr, 16) - 0xc0100000) // 8] += int(n)
+open(sys.argv[2], 'wb').write(struct.pack('>%dI' % (nb + 2), 100, sum(c), *c))
+EOF
+}
+alltraps8=$(printf '%08x' $(((16#$(sym alltraps) + 7) / 8 * 8)))
+ldata l1 "$(at lock 8):30" "$alltraps8:10"
+loc=$(addr2line -e "$kernel" "0x$(at lock 8)" | sed "s|^$top/||; s/ (discriminator.*//")
+file=${loc%%:*}
+line=${loc##*:}
+text=$(sed -n "${line}p" "$top/$file" | sed 's/^[ 	]*//')
+cd "$top" || exit 1
+"${hostbins[1]}" -l -h 100 o/kernel "$T/l1" >"$T/l1.out" 2>"$T/l1.err"
+st=$?
+cd "$T" || exit 1
+check lines-status [ $st = 0 -a ! -s l1.err ]
+check lines-header grep -qx 'ms	  %	sym	line' l1.out
+check lines-lock grep -qxF "300	 75.0	lock	$file:$line	$text" l1.out
+check lines-assembly grep -qxF '100	 25.0	alltraps	-	(no line table: assembly)' l1.out
+"${hostbins[1]}" -l -h 100 "$kernel" l1 >l2.out 2>l2.err
+check lines-missing-source grep -qxF "300	 75.0	lock	$file:$line	(source missing)" l2.out
+check lines-missing-said grep -qxF "kprof: $file: No such file or directory; its lines are shown without their text" l2.err
+mkdata dsk 10 10 14
+want '' 'kprof: sk: no DWARF line table (no DWARF information): build the kernel with -g\n'
+expect lines-no-dwarf 1 -l -h 100 sk dsk
+
+# Damaged DWARF gives lines, or none, or an error: never a crash.  A
+# tick in every bin looks every address up.
+python3 - "$kernel" <<'EOF'
+import random, struct, sys
+random.seed(7)
+k = open(sys.argv[1], 'rb').read()
+shoff, = struct.unpack_from('<I', k, 32)
+shentsize, shnum, shstrndx = struct.unpack_from('<HHH', k, 46)
+sh = [struct.unpack_from('<IIIIII', k, shoff + i * shentsize) for i in range(shnum)]
+secs = {k[sh[shstrndx][4] + s[0]:k.index(b'\0', sh[shstrndx][4] + s[0])]: s for s in sh}
+nb = (secs[b'.text'][5] + 7) // 8
+open('every', 'wb').write(struct.pack('>%dI' % (nb + 2), nb, nb, *[1] * nb))
+for i in range(60):
+	b = bytearray(k)
+	name = random.choice([n for n in secs if n.startswith(b'.debug_')])
+	off, size = secs[name][4], secs[name][5]
+	for j in range(random.randint(1, 10)):
+		b[off + random.randrange(size)] = random.randrange(256)
+	open('dw%d' % i, 'wb').write(b)
+EOF
+why=
+for f in dw*; do
+	"${hostbins[1]}" -l -h 100 "$f" every >/dev/null 2>got.err
+	st=$?
+	if [ "$st" -gt 1 ] || grep -q -e Sanitizer -e 'runtime error' got.err; then
+		why="$f: exit status $st: $(head -3 got.err | tr '\n' '|')"
+		break
+	fi
+done
+if [ -z "$why" ]; then ok fuzz-dwarf; else bad fuzz-dwarf "$why"; fi
+
+# One boot, end to end: tools/profile runs runtest on 1 CPU.  The
+# commands stop kprof themselves and fold the real /dev/kpstack in the
+# guest, which must print what the host's kprof -s makes of the same
+# kpstack brought home.
+"$top/tools/profile" -p 1 'runtest 1
+echo stop > /dev/kpctl
+kprof -s kernel /dev/kpstack /dev/kpdata
+echo guest-s $status
+kprof -l kernel /dev/kpdata
+echo guest-l $status' "$T/prof" >prof.out 2>&1
+st=$?
+check profile-status [ $st = 0 -a "$(tail -1 prof.out)" = "$T/prof" ]
+missing=
+for f in console.txt kpctl kpdata kpstack profile.txt lines.txt stacks.txt flame.svg; do
+	[ -s "prof/$f" ] || missing="$missing $f"
+done
+check profile-files [ -z "$missing" ]
+check profile-flat grep -qx 'KTZERO c0100000	HZ 100' prof/profile.txt
+check profile-lines grep -qE '^[0-9]+	 *[0-9]+\.[0-9]	[a-z_.0-9]+	kern/[a-z]+\.[ch]:[0-9]+	.' prof/lines.txt
+check profile-svg xmllint --noout prof/flame.svg
+sum=$(awk '{ s += $NF } END { print s }' prof/stacks.txt)
+cell1=$(python3 -c "import struct; print(struct.unpack('>2I', open('prof/kpdata', 'rb').read(8))[1])")
+check profile-stacks-sum [ -n "$sum" -a "$sum" = "$cell1" ]
+check profile-stacks-root [ "$(grep -c '^alltraps;trap;syscall;' prof/stacks.txt)" -gt 5 ]
+sed -n '/^runtest: /,/^guest-s /p' prof/console.txt | sed '1d;$d' >guest.s
+check guest-s-status grep -qx 'guest-s 0' prof/console.txt
+check guest-s-same-as-host cmp -s guest.s prof/stacks.txt
+check guest-l-refused grep -qx "kprof: -l: kernel: source lines need the DWARF library, which only the host's kprof has" prof/console.txt
+check guest-l-status grep -qx 'guest-l 1' prof/console.txt
+
+summary flame

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+# kpcheck.py KERNEL FILE [FN[:CALLER,CALLER...]]...: the facts the kprof
+# tests check about a kpdata and the kpstack read with it.  FILE holds
+# kpdata (its length is known from KERNEL's text) followed by kpstack,
+# as `cat /dev/kpdata /dev/kpstack > /dev/eia1` leaves them.  Prints
+# "key value" lines:
+#	ticks, kernel	cells 0 and 1
+#	binsum		the sum of the bins
+#	stacksum	the sum of kpstack's counts
+#	lines, depth	kpstack's lines, and the most pcs in one
+#	leafonly	lines of one pc
+#	badlines	lines not of kpstack's form, or with pcs outside text
+#	repeats		lines whose stack an earlier line has
+#	bins FN		ticks in FN's bins (each bin is its start address's)
+#	chain FN	ticks of the stacks whose leaf is in FN and whose next
+#			pcs are in the CALLERs, in order
+#	leaf FN		ticks of the stacks whose leaf is in FN
+import bisect, re, struct, subprocess, sys
+
+kernel, path = sys.argv[1], sys.argv[2]
+syms = []
+for l in subprocess.run(['nm', '-n', kernel], capture_output=True, text=True, check=True).stdout.splitlines():
+	f = l.split()
+	if len(f) == 3 and f[1] in 'tT':
+		syms.append((int(f[0], 16), f[2]))
+starts = [a for a, _ in syms]
+text = etext = None
+for l in subprocess.run(['readelf', '-SW', kernel], capture_output=True, text=True, check=True).stdout.splitlines():
+	m = re.search(r'\] \.text +PROGBITS +([0-9a-f]+) [0-9a-f]+ ([0-9a-f]+)', l)
+	if m:
+		text, etext = int(m.group(1), 16), int(m.group(1), 16) + int(m.group(2), 16)
+
+def fn(pc):
+	i = bisect.bisect_right(starts, pc) - 1
+	return syms[i][1] if i >= 0 else '?'
+
+d = open(path, 'rb').read()
+n = 2 + (etext - text + 7) // 8
+c = struct.unpack('>%dI' % n, d[:4 * n])
+lines = d[4 * n:].decode('ascii', 'replace').splitlines()
+stacks, bad = [], 0
+for l in lines:
+	if not re.fullmatch(r'[0-9]+( [0-9a-f]{8}){1,32}', l):
+		bad += 1
+		continue
+	f = l.split()
+	pcs = [int(x, 16) for x in f[1:]]
+	if not all(text <= p < etext for p in pcs):
+		bad += 1
+		continue
+	stacks.append((int(f[0]), pcs))
+print('ticks', c[0])
+print('kernel', c[1])
+print('binsum', sum(c[2:]))
+print('stacksum', sum(s for s, _ in stacks))
+print('lines', len(lines))
+print('depth', max((len(p) for _, p in stacks), default=0))
+print('leafonly', sum(1 for _, p in stacks if len(p) == 1))
+print('badlines', bad)
+print('repeats', len(stacks) - len(set(tuple(p) for _, p in stacks)))
+for a in sys.argv[3:]:
+	name, _, callers = a.partition(':')
+	chain = [name] + [x for x in callers.split(',') if x]
+	print('bins', name, sum(v for i, v in enumerate(c[2:]) if fn(text + 8 * i) == name))
+	print('leaf', name, sum(s for s, p in stacks if fn(p[0]) == name))
+	print('chain', name, sum(s for s, p in stacks if [fn(x) for x in p[:len(chain)]] == chain))

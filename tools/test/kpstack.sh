@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Guest tests of kprof's NMI and #T/kpstack (issue 11): the NMI gives
+# user mode back its segment registers and direction flag; a table
+# that fills up cuts stacks and says so, the counts still summing to
+# cell 1; stacks are cut at 32 frames; startclr clears them; and reads
+# of kpstack in storms of kpctl commands, from several processes on
+# several processors, panic nothing and leave the kernel text as it was.
+cd "$(dirname "$0")/../.." || exit 1
+. tools/test/lib.bash
+
+fact() { awk -v k="$1" -v f="${2-}" '$1 == k && (f == "" || $2 == f) { print $NF }' "$T/facts"; }
+
+# First, with kprof's NMI at 10000 Hz: segs leaves every selector it
+# can in the segment registers, and atk_df the direction flag set, in
+# user mode, where the NMI finds them and must give them back.  Then
+# #S's tree: 1024 paths, each a distinct stack 34 frames deep, more
+# than one processor's table keeps whole.  Then startclr and stop at
+# once: the stacks are gone, and nothing is cut.
+guest -d -p 1 -a 'hz=10000' -t 300 -o "$T/full" -c "bind -a '#S' /dev
+echo start > /dev/kpctl
+segs; atk_df; atk_df fork
+echo stop > /dev/kpctl
+echo startclr > /dev/kpctl
+echo t 22000 > /dev/spinctl
+echo stop > /dev/kpctl
+cat /dev/kpctl
+cat /dev/kpdata /dev/kpstack > /dev/eia1
+echo END > /dev/eia1
+echo startclr > /dev/kpctl
+echo stop > /dev/kpctl
+cat /dev/kpctl
+cat /dev/kpdata /dev/kpstack > /dev/eia1"
+# The two dumps: kpdata, of known length, kpstack, END, and again.
+size=$((4 * (2 + ($((16#$(readelf -SW o/kernel | sed -nE 's/.* \.text +PROGBITS +[0-9a-f]+ [0-9a-f]+ ([0-9a-f]+) .*/\1/p'))) + 7) / 8)))
+python3 - "$T/full" "$size" "$T/full1" "$T/full2" <<'PY'
+import sys
+d, n = open(sys.argv[1], 'rb').read(), int(sys.argv[2])
+i = d.find(b'END\n', n)
+open(sys.argv[3], 'wb').write(d[:i])
+open(sys.argv[4], 'wb').write(d[i + 4:])
+PY
+has nmi-segs '^segs: 592 cases ok$'
+has nmi-df-read '^atk_df: read [0-9]+ survived$'
+has nmi-df-fork '^atk_df: fork survived$'
+hasnt nmi-no-panic 'panic|kernel trap'
+cut1=$(grep -E '^off hz' <<<"$out" | head -1 | awk '{print $NF}')
+cut2=$(grep -E '^off hz' <<<"$out" | tail -1 | awk '{print $NF}')
+python3 tools/test/kpcheck.py o/kernel "$T/full1" spinnode >"$T/facts"
+echo "full table: $(fact kernel) kernel ticks, $(fact lines) lines, $cut1 cut, $(fact leafonly) of one pc, deepest $(fact depth)"
+check full-says-cut [ "${cut1:-0}" -gt 0 ]
+check full-sums-to-cell-1 [ "$(fact stacksum)" = "$(fact kernel)" -a "$(fact badlines)" = 0 -a "$(fact kernel)" -ge 1000 ]
+check full-cut-to-leaf [ "$(fact leafonly)" -gt 0 ]
+check full-one-line-a-stack [ "$(fact repeats)" = 0 ]
+check full-32-frames [ "$(fact depth)" = 32 ]
+check full-tree-counted [ "$(fact leaf spinnode)" = "$(fact bins spinnode)" ]
+python3 tools/test/kpcheck.py o/kernel "$T/full2" spinnode >"$T/facts"
+check startclr-clears-cut [ "$cut2" = 0 ]
+check startclr-clears-stacks [ "$(fact leaf spinnode)" = 0 -a "$(fact stacksum)" = "$(fact kernel)" -a "$(fact badlines)" = 0 ]
+
+# Storms, on 4 processors: kpctl's commands, kpstack's reads at odd
+# offsets and lengths and into bad buffers, and NMIs in code with
+# interrupts off and in deep stacks, all at once.
+guest -d -p 4 -t 300 -c "bind -a '#S' /dev
+cat /dev/textsum; cat /dev/sysstat
+atk_kpstack 400
+atk_kpstack 400 > /tmp/o1 | atk_kpstack 400
+cat /tmp/o1; rm /tmp/o1
+cat /dev/sysstat; cat /dev/textsum"
+check storm-ok [ "$(grep -c '^atk_kpstack: ok$' <<<"$out")" = 3 ]
+hasnt storm-no-fail 'FAIL|panic|kernel trap'
+textintact storm-text-intact
+pagesback storm-pages-back
+
+summary kpstack

@@ -1,0 +1,424 @@
+/*
+ * Kernel call stacks, for kprof -s and -g: read kpstack (kprof(3)),
+ * name each frame by the kernel's symbols, and fold the stacks, root
+ * first, merging those whose names are the same.
+ *
+ * A line of kpstack is `count pc0 pc1 ... pcK': a decimal count of
+ * ticks, then 1 to MAXFRAMES pcs in hex, leaf first.  pc0 is where the
+ * tick found the CPU; the others are return addresses, so each is named
+ * by the byte before it, the call, which may be the last instruction
+ * of its function.  A pc is credited as the flat profile credits it (to
+ * the function whose text holds it, padding to the function before);
+ * a pc before the first symbol is named by its address in hex.
+ *
+ * Anything else in the file is an error, reported with its line.  The
+ * time taken is linear in the file, and n log n in its lines for the
+ * sorts; a name is compared with the others once, not once a frame.
+ */
+#include <stdarg.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kpstack.h"
+
+enum {
+	HEXNAME		= sizeof "0xc0100000",	/* bytes of a made-up name, NUL and all */
+	QUOTE		= 24,	/* bytes of a bad word quoted in a message */
+};
+
+typedef struct Name Name;
+
+/* A name that a frame uses, and the key of the frames that use it. */
+struct Name {
+	const char	*s;
+	uint32_t	key;		/* symbol number, or nsym + pc number for a made-up name */
+};
+
+/* Say what is wrong at line of path, and exit. */
+static void
+bad(const char *path, unsigned long line, const char *fmt, ...)
+{
+	char msg[160];
+	va_list arg;
+
+	va_start(arg, fmt);
+	vsnprintf(msg, sizeof msg, fmt, arg);
+	va_end(arg);
+	fatal("%s:%lu: %s", path, line, msg);
+}
+
+/* A word of the input fit for a message: printable, and short. */
+static const char*
+quote(const char *p, const char *end)
+{
+	static char q[QUOTE + 4];
+	int i;
+
+	for(i = 0; i < QUOTE && p + i < end; i++)
+		q[i] = p[i] >= ' ' && p[i] < 0x7f ? p[i] : '?';
+	if(p + i < end)
+		q[i++] = '.', q[i++] = '.', q[i++] = '.';
+	q[i] = '\0';
+	return q;
+}
+
+static int
+blank(int c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+static int
+hexdigit(int c)
+{
+	if(c >= '0' && c <= '9')
+		return c - '0';
+	if(c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if(c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Make room in *p, an array of *cap elements of size bytes, for need of them. */
+static void*
+grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	size_t n;
+
+	if(need <= *cap)
+		return p;
+	n = *cap > 0 ? *cap : 64;
+	while(n < need)
+		n *= 2;
+	if(n > (size_t)-1 / size || (p = realloc(p, n * size)) == NULL)
+		fatal("out of memory");
+	*cap = n;
+	return p;
+}
+
+/* The end of the word at p: the next blank, newline or end. */
+static const char*
+wordend(const char *p, const char *end)
+{
+	while(p < end && !blank(*p) && *p != '\n')
+		p++;
+	return p;
+}
+
+/*
+ * Read the lines of kpstack into s->path, each with the count and the
+ * number of its frames, and their pcs, in order, into s->frame.
+ */
+static void
+parse(Stacks *s, Symtab *k, const char *path, const char *p, const char *end)
+{
+	const char *e, *q;
+	size_t npath, cappath, nframe, capframe;
+	unsigned long line;
+	uint64_t count;
+	uint32_t pc;
+	int n, d;
+
+	npath = cappath = nframe = capframe = 0;
+	for(line = 1; p < end; line++){
+		while(p < end && blank(*p))
+			p++;
+		if(p == end || *p == '\n')
+			bad(path, line, "an empty line, not `count pc ...'");
+		e = wordend(p, end);
+		count = 0;
+		for(q = p; q < e && *q >= '0' && *q <= '9'; q++)
+			if(count <= 0xFFFFFFFF)
+				count = count*10 + (*q - '0');
+		if(q != e)
+			bad(path, line, "count `%s' is not a decimal number", quote(p, e));
+		if(count > 0xFFFFFFFF)
+			bad(path, line, "count `%s' is more than 2^32-1", quote(p, e));
+		for(n = 0;; n++){
+			for(p = e; p < end && blank(*p); p++)
+				;
+			if(p == end || *p == '\n')
+				break;
+			e = wordend(p, end);
+			if(n == MAXFRAMES)
+				bad(path, line, "more than %d frames", MAXFRAMES);
+			q = p;
+			if(e - q > 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
+				q += 2;
+			if(e - q > 8)
+				bad(path, line, "pc `%s' is longer than 8 hex digits", quote(p, e));
+			for(pc = 0; q < e && (d = hexdigit(*q)) >= 0; q++)
+				pc = pc<<4 | d;
+			if(q != e)
+				bad(path, line, "pc `%s' is not a hex number", quote(p, e));
+			/* A return address may be the end of text: its call is the last instruction. */
+			if(n == 0 ? pc - k->textbase >= k->textsize : pc - 1 - k->textbase >= k->textsize)
+				bad(path, line, "pc %08x is outside kernel text (%08x to %08x)",
+					(unsigned)pc, (unsigned)k->textbase, (unsigned)(k->textbase + k->textsize));
+			s->frame = grow(s->frame, &capframe, nframe + 1, sizeof s->frame[0]);
+			s->frame[nframe++] = pc;
+		}
+		if(n == 0)
+			bad(path, line, "a count and no pcs");
+		s->path = grow(s->path, &cappath, npath + 1, sizeof s->path[0]);
+		s->path[npath].count = count;
+		s->path[npath].n = n;
+		npath++;
+		s->total += count;
+		if(p < end)
+			p++;
+	}
+	if(npath == 0)
+		fatal("%s: no stacks: the file is empty", path);
+	if(npath > 0x7FFFFFFF)
+		fatal("%s: more than 2^31 stacks", path);
+	s->npath = npath;
+	n = 0;
+	for(npath = 0; npath < (size_t)s->npath; npath++){
+		s->path[npath].f = s->frame + n;
+		n += s->path[npath].n;
+	}
+}
+
+static int
+bynum(const void *va, const void *vb)
+{
+	uint32_t a = *(const uint32_t*)va, b = *(const uint32_t*)vb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The place of x in a[0..n), sorted, which holds it. */
+static uint32_t
+find(const uint32_t *a, size_t n, uint32_t x)
+{
+	size_t lo, hi, mid;
+
+	lo = 0;
+	hi = n;
+	while(hi - lo > 1){
+		mid = (lo + hi) / 2;
+		if(a[mid] <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int
+byname(const void *va, const void *vb)
+{
+	const Name *a = va, *b = vb;
+	int c;
+
+	c = strcmp(a->s, b->s);
+	if(c != 0)
+		return c;
+	return a->key < b->key ? -1 : a->key > b->key;
+}
+
+/* Order paths frame by frame, root first; a path before those it begins. */
+static int
+bypath(const void *va, const void *vb)
+{
+	const Path *a = va, *b = vb;
+	int i;
+
+	for(i = 0; i < a->n && i < b->n; i++)
+		if(a->f[i] != b->f[i])
+			return a->f[i] < b->f[i] ? -1 : 1;
+	return a->n - b->n;
+}
+
+/*
+ * Turn each frame's pc into the number of its name: a key first (the
+ * symbol's number, or for a pc in no function nsym + the pc's number
+ * among those), then the key's place among the names in use, sorted,
+ * where symbols of one name share a place.  Each path is reversed to
+ * be root first on the way.
+ */
+static void
+name(Stacks *s, Symtab *k)
+{
+	uint32_t *unk, *rank, *f, t;
+	Name *used;
+	size_t nunk, nkey, nused, nf, i;
+	int j, n, sym;
+
+	nf = 0;
+	for(j = 0; j < s->npath; j++)
+		nf += s->path[j].n;
+	unk = malloc((nf + 1) * sizeof unk[0]);
+	if(unk == NULL)
+		fatal("out of memory");
+	nunk = 0;
+	for(j = 0; j < s->npath; j++){
+		f = s->path[j].f;
+		for(n = 0; n < s->path[j].n; n++){
+			sym = symfind(k, n == 0 ? f[n] : f[n] - 1);
+			if(k->sym[sym].rank == 0)
+				unk[nunk++] = f[n];
+		}
+	}
+	qsort(unk, nunk, sizeof unk[0], bynum);
+	for(i = 0, n = 0; i < nunk; i++)
+		if(n == 0 || unk[n-1] != unk[i])
+			unk[n++] = unk[i];
+	nunk = n;
+
+	nkey = (size_t)k->nsym + nunk;
+	rank = malloc(nkey * sizeof rank[0]);
+	used = malloc((nkey + 1) * sizeof used[0]);
+	s->hex = malloc(nunk * HEXNAME + 1);
+	if(rank == NULL || used == NULL || s->hex == NULL)
+		fatal("out of memory");
+	for(i = 0; i < nkey; i++)
+		rank[i] = 0xFFFFFFFF;
+	nused = 0;
+	for(j = 0; j < s->npath; j++){
+		f = s->path[j].f;
+		for(n = 0; n < s->path[j].n; n++){
+			sym = symfind(k, n == 0 ? f[n] : f[n] - 1);
+			if(k->sym[sym].rank == 0)
+				f[n] = k->nsym + find(unk, nunk, f[n]);
+			else
+				f[n] = sym;
+			if(rank[f[n]] == 0xFFFFFFFF){
+				rank[f[n]] = 0;
+				used[nused].key = f[n];
+				if(f[n] < (uint32_t)k->nsym)
+					used[nused].s = k->sym[f[n]].name;
+				else{
+					i = f[n] - k->nsym;
+					snprintf(s->hex + i*HEXNAME, HEXNAME, "0x%08x", (unsigned)unk[i]);
+					used[nused].s = s->hex + i*HEXNAME;
+				}
+				nused++;
+			}
+		}
+	}
+	qsort(used, nused, sizeof used[0], byname);
+	s->name = malloc((nused + 1) * sizeof s->name[0]);
+	if(s->name == NULL)
+		fatal("out of memory");
+	s->nname = 0;
+	for(i = 0; i < nused; i++){
+		if(s->nname == 0 || strcmp(s->name[s->nname-1], used[i].s) != 0)
+			s->name[s->nname++] = used[i].s;
+		rank[used[i].key] = s->nname - 1;
+	}
+	for(j = 0; j < s->npath; j++){
+		f = s->path[j].f;
+		n = s->path[j].n;
+		for(i = 0; i < (size_t)n/2; i++){
+			t = f[i];
+			f[i] = f[n-1-i];
+			f[n-1-i] = t;
+		}
+		for(i = 0; i < (size_t)n; i++)
+			f[i] = rank[f[i]];
+	}
+	free(used);
+	free(rank);
+	free(unk);
+}
+
+/*
+ * Sort the paths and merge those of the same names; drop those with no
+ * ticks, and find the deepest of the rest.
+ */
+static void
+merge(Stacks *s)
+{
+	Path *p;
+	int i, n;
+
+	p = s->path;
+	qsort(p, s->npath, sizeof p[0], bypath);
+	n = 0;
+	for(i = 0; i < s->npath; i++){
+		if(n > 0 && bypath(&p[n-1], &p[i]) == 0)
+			p[n-1].count += p[i].count;
+		else
+			p[n++] = p[i];
+	}
+	s->npath = 0;
+	for(i = 0; i < n; i++){
+		if(p[i].count == 0)
+			continue;
+		p[s->npath++] = p[i];
+		if(p[i].n > s->depth)
+			s->depth = p[i].n;
+	}
+}
+
+/*
+ * Read the kpstack file at path into s, its frames named by the
+ * symbols of k, folded and merged.  Exits with a message on any error.
+ */
+void
+stackload(Stacks *s, Symtab *k, const char *path)
+{
+	char *buf;
+	size_t len;
+
+	memset(s, 0, sizeof *s);
+	buf = (char*)readfile(path, 0, &len);
+	if(buf == NULL)
+		fatal("%s: %s", path, strerror(errno));
+	parse(s, k, path, buf, buf + len);
+	free(buf);
+	name(s, k);
+	merge(s);
+}
+
+/* Print a name as one word of folded output: no `;', blank or control byte. */
+static void
+putname(const char *s)
+{
+	size_t n;
+
+	while(*s != '\0'){
+		for(n = 0; s[n] != '\0' && s[n] != ';' && (unsigned char)s[n] > ' ' && s[n] != 0x7f; n++)
+			;
+		fwrite(s, 1, n, stdout);
+		s += n;
+		if(*s != '\0'){
+			putchar('_');
+			s++;
+		}
+	}
+}
+
+/* Print the folded stacks, a line each: `root;...;leaf count'. */
+void
+stackprint(Stacks *s)
+{
+	Path *p;
+	int i, j;
+
+	for(i = 0; i < s->npath; i++){
+		p = &s->path[i];
+		for(j = 0; j < p->n; j++){
+			if(j > 0)
+				putchar(';');
+			putname(s->name[p->f[j]]);
+		}
+		printf(" %llu\n", (unsigned long long)p->count);
+	}
+}
+
+/* Free what stackload allocated. */
+void
+stackfree(Stacks *s)
+{
+	free(s->path);
+	free(s->frame);
+	free(s->name);
+	free(s->hex);
+	memset(s, 0, sizeof *s);
+}
