@@ -14,6 +14,7 @@ typedef struct FPsave	FPsave;
 typedef struct Kpcount	Kpcount;
 typedef struct Mount	Mount;
 typedef struct Proc	Proc;
+typedef struct QLock	QLock;
 typedef struct Ureg	Ureg;
 typedef struct Dir	Dir;
 
@@ -68,6 +69,28 @@ struct Context {
 };
 
 /*
+ * A spinlock (kern/lock.c).  Taken with ilock, interrupts are off on
+ * the holder's processor until unlock.
+ */
+struct Lock {
+	uint	locked;		/* 1 while held */
+	char	*name;		/* for panics */
+	Mach	*m;		/* the holder */
+	uint	pc;		/* where it took the lock */
+	int	intr;		/* taken by ilock: unlock turns interrupts back on */
+};
+
+/*
+ * A lock that a process holds across sleeps (Plan 9's QLock,
+ * kern/lock.c): those who want it meanwhile sleep.
+ */
+struct QLock {
+	Lock	lk;		/* held, nwait, and sleeping on the QLock */
+	int	held;		/* by some process */
+	int	nwait;		/* processes asleep for it: qunlock wakes them */
+};
+
+/*
  * A channel: one file of one device, walked to and maybe open.
  * Open files in the fd table, the current directory and mount
  * points are all channels, shared by counting references.
@@ -79,6 +102,7 @@ struct Chan {
 	int	type;		/* index into devtab */
 	uvlong	qid;		/* file within the device; QDIR for a directory */
 	int	mode;		/* O_RDONLY etc. once open, -1 before */
+	QLock	offlk;		/* offset, and a read, write or seek's use of it: one at a time */
 	uvlong	offset;		/* next byte read or written */
 	void	*aux;		/* the device's own state */
 	Mount	*mnt;		/* union to read through, if a mount point */
@@ -126,18 +150,6 @@ struct Dev {
 	long	(*write)(Chan*, void*, long, uvlong);
 	void	(*close)(Chan*);	/* c was open */
 	int	(*remove)(Chan*);
-};
-
-/*
- * A spinlock (kern/lock.c).  Taken with ilock, interrupts are off on
- * the holder's processor until unlock.
- */
-struct Lock {
-	uint	locked;		/* 1 while held */
-	char	*name;		/* for panics */
-	Mach	*m;		/* the holder */
-	uint	pc;		/* where it took the lock */
-	int	intr;		/* taken by ilock: unlock turns interrupts back on */
 };
 
 /*

@@ -89,6 +89,9 @@ int	holding(Lock*);
 void	lock(Lock*);
 void	ilock(Lock*);
 void	unlock(Lock*);
+int	qlock(QLock*);
+void	qunlock(QLock*);
+void	locktest(char*);
 
 /* main.c */
 void	poweroff(int) __attribute__((noreturn));
