@@ -257,7 +257,7 @@ kprofnmi(uint *f, uint bp)
 	if(kprofon){
 		k = m->kp;
 		satinc(&k->cell[0]);
-		if(f[0] - (uint)vec0 < (uint)alltraps - (uint)vec0)
+		if(f[0] >= (uint)vec0 && f[0] < (uint)alltraps)
 			f = delivered(f);
 		if(intext(f[0])){	/* a user pc is below KZERO, so never */
 			satinc(&k->cell[1]);
