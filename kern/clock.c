@@ -56,10 +56,17 @@ clock(void)
 	 * starve (with a pause on every processor's tick, two spins made
 	 * 12605 and 2199 loops in a second; with it on the first only,
 	 * 7599 and 7206).  With 3 or more processors QEMU's turns are
-	 * still uneven between the others.  On hardware, and without -d,
-	 * the pause is one instruction and no more.
+	 * still uneven between the others.  An idle first processor
+	 * does not pause: it goes back to idle's hlt, which ends its turn
+	 * as well, and a pause would park it here, where kprof's NMI
+	 * falling due meanwhile counts its idle time as the clock's.  A
+	 * processor waiting for its turn is sampled where its last one
+	 * ended, so kernel loops that run long pause themselves, at a pc
+	 * of their own (dev/devspin.c).  On hardware, and without -d, the
+	 * pause is one instruction and no more.
 	 */
-	pause();
+	if(p != nil)
+		pause();
 	ticks++;
 	if((int)(ticks - nextwake) >= 0){
 		ilock(&tickslk);

@@ -264,4 +264,6 @@ extern uint	ticks;		/* the first processor's clock ticks since boot */
 extern int	hz;
 extern char	text[], etext[], end[];
 extern char	ktextsize[];	/* its address is etext - text (boot/kernel.ld) */
+extern char	vec0[], alltraps[];	/* the vectors' entries lie between (kern/trapasm.asm) */
+extern uint	vectors[];	/* each one's entry */
 extern FPsave	fpclean;	/* the FPU registers a new program starts with */

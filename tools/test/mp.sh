@@ -3,8 +3,8 @@
 # with 1, 2 and 4 processors every one runs user processes; usertests
 # and fuzz on 4; kpdata's invariants, and cell 0 the sum of the
 # per-processor counts, after heavy concurrent work on 4; a kernel
-# workload of known proportions spread over 2, attributed within a
-# percentage point, and its stacks; a descriptor shared by two
+# workload of known proportions spread over 2, part of it with
+# interrupts off, attributed within a percentage point, and its stacks; a descriptor shared by two
 # processes on two; the lock panics.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
@@ -74,23 +74,27 @@ sys.exit(not (len(cpus) == 4 and c[0] >= 200 and sum(c[2:]) == c[1] <= c[0] and 
 	and all(int(l[3]) > 0 for l in cpus)))
 PY
 
-# Accuracy over 2 processors: 3 parts in spina to 1 in spinb, in two
-# processes at once, one on each, deterministic, at hz=10000.  Under -d
-# QEMU runs the processors in turn, and a processor's ticks count the
-# time of both: a tick samples the workload fairly only while both make
-# progress, so that each processor's ticks follow its own instructions
-# (kern/clock.c says how the first one's pause makes QEMU share them).
-# Both loops keep interrupts on: a processor with them off takes no
-# clock tick, so never pauses, and under -d keeps the other from
-# running, whose ticks then land where it waits (kprof.sh checks the
-# ticks of interrupts-off work on one processor).  Each process takes
-# turns of 3 parts in spina and 1 in spinb, 25 of them, so that each
-# processor's share of the two stays 3:1 whatever its speed.  The
-# stacks, merged over the processors, sum to cell 1, and spinb's are
-# all spinb <- spinwrite, as many as its bins hold.
+# Accuracy over 2 processors where interrupts are off: 3 parts in
+# spina to 1 in chainc, which spins with them off, in two processes at
+# once, one on each, deterministic, at hz=10000.  Under -d QEMU runs
+# the processors in turn, and a processor's ticks count the time of
+# both: a tick samples the workload fairly only while both make
+# progress, and a processor waiting for its turn is sampled where its
+# last one ended.  Both loops pause every 256 iterations (dev/devspin.c),
+# which ends a turn at a pc of the loop itself, so that the turns are
+# even and those samples land in the right function; chainc takes no
+# clock interrupt, so without the pause it kept the other processor from
+# running.  Each process takes turns of 3 parts in spina and 1 in
+# chainc, 25 of them.  The ticks held off by cli land in chainc, not in
+# splx, unlock or popcli, whose sti turns them back on (under 0.2
+# percent together); neither processor idles (under 2 percent: with
+# the turns uneven one process ended a third of the run before the
+# other, 16 percent idle).  The
+# stacks, merged over the processors, sum to cell 1, and chainc's are
+# all chainc <- chainb <- chaina <- spinwrite, as many as its bins hold.
 guest -d -p 2 -a 'hz=10000' -t 600 -o "$T/spin" -c "bind -a '#S' /dev; bind -a '#T' /dev
 echo 'echo a 3000000 > /dev/spinctl' > /tmp/t
-echo 'echo b 1000000 > /dev/spinctl' >> /tmp/t
+echo 'echo c 1000000 > /dev/spinctl' >> /tmp/t
 cat /tmp/t /tmp/t /tmp/t /tmp/t /tmp/t > /tmp/t5
 cat /tmp/t5 /tmp/t5 /tmp/t5 /tmp/t5 /tmp/t5 > /tmp/t25
 echo startclr > /dev/kpctl
@@ -98,16 +102,18 @@ sh /tmp/t25 | sh /tmp/t25
 echo stop > /dev/kpctl
 cat /dev/kpdata /dev/kpstack > /dev/eia1
 cat /dev/kpcpu"
-python3 tools/test/kpcheck.py o/kernel "$T/spin" spina spinb:spinwrite >"$T/facts"
+python3 tools/test/kpcheck.py o/kernel "$T/spin" spina chainc:chainb,chaina,spinwrite splx unlock popcli idle >"$T/facts"
 fact() { awk -v k="$1" -v f="${2-}" '$1 == k && (f == "" || $2 == f) { print $NF }' "$T/facts"; }
-a=$(fact bins spina) b=$(fact bins spinb)
-echo "spina $a ticks, spinb $b ticks"
-check accuracy-2-enough-ticks [ $((${a:-0} + ${b:-0})) -ge 10000 ]
-check accuracy-2-within-1-point python3 -c "import sys; a, b = $a, $b; sys.exit(abs(100.0 * a / (a + b) - 75) > 1)"
+a=$(fact bins spina) c=$(fact bins chainc)
+echo "spina $a ticks, chainc $c ticks, idle $(fact bins idle), of $(fact kernel) kernel ticks"
+check accuracy-2-enough-ticks [ $((${a:-0} + ${c:-0})) -ge 10000 ]
+check accuracy-2-within-1-point python3 -c "import sys; a, c = $a, $c; sys.exit(abs(100.0 * c / (a + c) - 25) > 1)"
+check accuracy-2-not-at-splx python3 -c "import sys; sys.exit(not 1000 * ($(fact bins splx) + $(fact bins unlock) + $(fact bins popcli)) < 2 * $(fact kernel))"
+check accuracy-2-not-idle python3 -c "import sys; sys.exit(not 100 * $(fact bins idle) < 2 * $(fact kernel))"
 kernel=$(awk '$1 == "cpu" && $6 >= 2000 { n++ } END { print n + 0 }' <<<"$out")
 check accuracy-2-both-cpus [ "$kernel" = 2 ]
 check kpstack-2-sums-to-cell-1 [ "$(fact stacksum)" = "$(fact kernel)" -a "$(fact badlines)" = 0 -a "$(fact repeats)" = 0 ]
-check kpstack-2-chain-is-bins [ "$(fact chain spinb)" = "$b" -a "$b" -gt 0 ]
+check kpstack-2-chain-is-bins [ "$(fact chain chainc)" = "$c" -a "$c" -gt 0 ]
 
 # Two processes share a descriptor (by fork and dup) on two processors:
 # writes and reads through it take turns at its offset.
