@@ -215,6 +215,29 @@ stackadd(Kpcount *k, uint *pc, uint n, uint h)
 }
 
 /*
+ * The frame of the interrupt or trap whose entry f, an NMI frame at a
+ * vector's entry (kern/trapasm.asm), interrupted at its first
+ * instruction: the processor had run nothing there yet, so the tick is
+ * the interrupted code's.  Under -d QEMU delivers the clock's interrupt
+ * before an NMI that falls due at the same instant, where a processor
+ * takes the NMI first.  An entry begins with push 0 then push v (6A vv,
+ * or 68 and 4 bytes for v over 127), or with push v where the processor
+ * pushes an error code, which lies above f's frame too.  f itself for
+ * any later instruction.
+ */
+static uint*
+delivered(uint *f)
+{
+	uchar *op = (uchar*)f[0];
+
+	if(op[0] == 0x6A && op[1] == 0 && (op[2] == 0x6A || op[2] == 0x68) && vectors[op[3]] == f[0])
+		return f + 3;
+	if(op[0] == 0x6A && vectors[op[1]] == f[0])
+		return f + 4;
+	return f;
+}
+
+/*
  * The NMI's sample (kern/trapasm.asm, nmientry).  kpbusy, set with
  * xchg before kprofon is looked at again, tells kpctl when a sample
  * that saw it on is done.  A stack that finds no room is cut: kept as
@@ -234,6 +257,8 @@ kprofnmi(uint *f, uint bp)
 	if(kprofon){
 		k = m->kp;
 		satinc(&k->cell[0]);
+		if(f[0] >= (uint)vec0 && f[0] < (uint)alltraps)
+			f = delivered(f);
 		if(intext(f[0])){	/* a user pc is below KZERO, so never */
 			satinc(&k->cell[1]);
 			satinc(&k->cell[2 + ((f[0] - (uint)text) >> KPbinshift)]);

@@ -10,14 +10,26 @@
  * each path a distinct stack, more than kprof keeps: its table fills
  * up.  Not bound in /dev at boot.  The loops are scheduling points
  * (with interrupts on there), so a long spin holds the processor no
- * longer than any other call, and a kill stops it.
+ * longer than any other call, and a kill stops it.  They also pause
+ * now and then, for run-qemu.sh -d on several processors: QEMU then
+ * runs them in turns, and a turn ends at a pause (kern/clock.c).  A
+ * processor spinning with interrupts off takes no clock tick, so
+ * without it would keep the others from running; and a processor that
+ * waits for its turn is sampled where its last one ended, here in the
+ * loop that ran, not at the clock's pause.
  */
 #include "u.h"
 #include "mem.h"
 #include "dat.h"
 #include "fns.h"
+#include "x86.h"
 
-enum { Qspinctl = 1 };
+enum {
+	Qspinctl = 1,
+
+	Pauseevery	= 256,	/* iterations between pauses */
+	Schedevery	= 65536,	/* and between scheduling points: a multiple of Pauseevery */
+};
 
 static Dirtab spindir[] = {
 	{ "spinctl",	Qspinctl,	0,	0222 },
@@ -29,8 +41,11 @@ spina(uint n)
 	volatile uint i;
 
 	for(i = 0; i < n; i++)
-		if(i % 65536 == 0 && schedpoint() < 0)
-			return -1;
+		if(i % Pauseevery == 0){
+			pause();
+			if(i % Schedevery == 0 && schedpoint() < 0)
+				return -1;
+		}
 	return 0;
 }
 
@@ -40,8 +55,11 @@ spinb(uint n)
 	volatile uint i;
 
 	for(i = 0; i < n; i++)
-		if(i % 65536 == 0 && schedpoint() < 0)
-			return -1;
+		if(i % Pauseevery == 0){
+			pause();
+			if(i % Schedevery == 0 && schedpoint() < 0)
+				return -1;
+		}
 	return 0;
 }
 
@@ -56,12 +74,15 @@ chainc(uint n)
 	int s = splhi(), r = 0;
 
 	for(i = 0; i < n; i++)
-		if(i % 65536 == 0){
-			splx(s);
-			r = schedpoint();
-			s = splhi();
-			if(r < 0)
-				break;
+		if(i % Pauseevery == 0){
+			pause();
+			if(i % Schedevery == 0){
+				splx(s);
+				r = schedpoint();
+				s = splhi();
+				if(r < 0)
+					break;
+			}
 		}
 	splx(s);
 	return r;
@@ -121,8 +142,11 @@ spinnode(uint k, int level, uint n)
 		return r;
 	}
 	for(i = 0; i < n; i++)
-		if(i % 65536 == 0 && schedpoint() < 0)
-			return -1;
+		if(i % Pauseevery == 0){
+			pause();
+			if(i % Schedevery == 0 && schedpoint() < 0)
+				return -1;
+		}
 	return 0;
 }
 

@@ -103,21 +103,19 @@ lapicinit(void)
 
 /*
  * Put this processor's ticks id/nmach of a tick after the first
- * processor's: clock calls this on the ticks of m (not the first)
- * until m->phase is 2, doing nothing until evenclocks is set (by main
- * with more than two processors, else by pfork at the first thread).  Under QEMU's -icount, which runs the
- * processors in turn from one timer deadline to the next, processors
- * whose ticks come close together split the time unevenly, down to
- * one spending all of its own in the clock interrupt: the threads of
- * one image, whose ticks all count in one profile, need even turns.
- * (Processes of their own are left with the clocks as they started:
- * the kprof tests of mp.sh divide their work to suit either.)  Step 1
- * waits for the first processor's next tick (its clock's pause lets
- * this one run just after it), a bounded while, as that one may be
- * idle and under -icount then get its tick only when this one idles
- * too: not found, it tries again at the next tick.  It counts the
- * fraction down from there; step 2, at the end of that, goes back to
- * whole ticks.
+ * processor's, with three or more (main sets evenclocks): clock calls
+ * this on the ticks of m (not the first) until m->phase is 2.  For
+ * run-qemu.sh -d (see clock): with three or more processors QEMU's
+ * turns are uneven between the others, down to one spending all of its
+ * own in the clock interrupt, and threads whose ticks count in one
+ * profile need them even (a 3:1 profile of 4 threads on 4 processors
+ * came out 71%; with the ticks spread, 75%).  Two are left as they
+ * start: the first's pause at its tick already shares their turns.
+ * Step 1 waits for the first processor's next tick (whose pause lets
+ * the others run just after it), a bounded while, as the first may be
+ * idle and not tick meanwhile: not seen, it tries again at the next
+ * tick.  It counts the fraction down from there; step 2, at the end
+ * of that, goes back to whole ticks.
  */
 volatile int	evenclocks;
 

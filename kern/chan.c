@@ -29,6 +29,7 @@ newchan(int type, uvlong qid)
 	c->type = type;
 	c->qid = qid;
 	c->mode = -1;
+	c->offlk = (QLock){ .lk.name = "offset" };
 	c->offset = 0;
 	c->aux = nil;
 	c->mnt = nil;

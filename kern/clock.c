@@ -42,14 +42,37 @@ clock(void)
 			profclock(p, im, p->ureg->pc);
 	}
 	lapiceoi();
-	/*
-	 * Under QEMU's -icount the processors run in turn, and a busy one
-	 * gives up its turn only at a pause: without this one an idle
-	 * processor's clock, and so the work waiting for it, would wait.
-	 */
-	pause();
 	if(m->id != 0)
 		return;
+	/*
+	 * For run-qemu.sh -d only (QEMU 7.2, -icount): QEMU then runs
+	 * the processors on one host thread, in turns, always in the
+	 * same order from the first: each runs until the next deadline
+	 * of any timer (a clock tick of any processor), or until it
+	 * halts or executes pause; a turn that reaches the deadline ends
+	 * the round, and the next begins with the first processor again
+	 * (later QEMUs share the time to a deadline among them instead).
+	 * A processor busy in a loop that never pauses therefore keeps
+	 * all those after it from running, even to take their own clock
+	 * interrupts: with no pause here, two spins on 2 processors both
+	 * ran on the first, the second idle and taking 1 tick of 101.  So
+	 * the first processor pauses at each of its ticks, and the rest
+	 * of its turn goes to the others.  They do not pause at theirs:
+	 * one that did would give its turn back right after each tick and
+	 * starve (with a pause on every processor's tick, two spins made
+	 * 12605 and 2199 loops in a second; with it on the first only,
+	 * 7599 and 7206).  With 3 or more processors QEMU's turns are
+	 * still uneven between the others.  An idle first processor
+	 * does not pause: it goes back to idle's hlt, which ends its turn
+	 * as well, and a pause would park it here, where kprof's NMI
+	 * falling due meanwhile counts its idle time as the clock's.  A
+	 * processor waiting for its turn is sampled where its last one
+	 * ended, so kernel loops that run long pause themselves, at a pc
+	 * of their own (dev/devspin.c).  On hardware, and without -d, the
+	 * pause is one instruction and no more.
+	 */
+	if(p != nil)
+		pause();
 	ticks++;
 	if((int)(ticks - nextwake) >= 0){
 		ilock(&tickslk);

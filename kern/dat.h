@@ -15,6 +15,7 @@ typedef struct FPsave	FPsave;
 typedef struct Kpcount	Kpcount;
 typedef struct Mount	Mount;
 typedef struct Proc	Proc;
+typedef struct QLock	QLock;
 typedef struct Ureg	Ureg;
 typedef struct Dir	Dir;
 
@@ -69,6 +70,28 @@ struct Context {
 };
 
 /*
+ * A spinlock (kern/lock.c).  Taken with ilock, interrupts are off on
+ * the holder's processor until unlock.
+ */
+struct Lock {
+	uint	locked;		/* 1 while held */
+	char	*name;		/* for panics */
+	Mach	*m;		/* the holder */
+	uint	pc;		/* where it took the lock */
+	int	intr;		/* taken by ilock: unlock turns interrupts back on */
+};
+
+/*
+ * A lock that a process holds across sleeps (Plan 9's QLock,
+ * kern/lock.c): those who want it meanwhile sleep.
+ */
+struct QLock {
+	Lock	lk;		/* held, nwait, and sleeping on the QLock */
+	int	held;		/* by some process */
+	int	nwait;		/* processes asleep for it: qunlock wakes them */
+};
+
+/*
  * A channel: one file of one device, walked to and maybe open.
  * Open files in the fd table, the current directory and mount
  * points are all channels, shared by counting references.
@@ -80,6 +103,7 @@ struct Chan {
 	int	type;		/* index into devtab */
 	uvlong	qid;		/* file within the device; QDIR for a directory */
 	int	mode;		/* O_RDONLY etc. once open, -1 before */
+	QLock	offlk;		/* offset, and a read, write or seek's use of it: one at a time */
 	uvlong	offset;		/* next byte read or written */
 	void	*aux;		/* the device's own state */
 	Mount	*mnt;		/* union to read through, if a mount point */
@@ -127,18 +151,6 @@ struct Dev {
 	long	(*write)(Chan*, void*, long, uvlong);
 	void	(*close)(Chan*);	/* c was open */
 	int	(*remove)(Chan*);
-};
-
-/*
- * A spinlock (kern/lock.c).  Taken with ilock, interrupts are off on
- * the holder's processor until unlock.
- */
-struct Lock {
-	uint	locked;		/* 1 while held */
-	char	*name;		/* for panics */
-	Mach	*m;		/* the holder */
-	uint	pc;		/* where it took the lock */
-	int	intr;		/* taken by ilock: unlock turns interrupts back on */
 };
 
 /*
@@ -279,4 +291,6 @@ extern uint	ticks;		/* the first processor's clock ticks since boot */
 extern int	hz;
 extern char	text[], etext[], end[];
 extern char	ktextsize[];	/* its address is etext - text (boot/kernel.ld) */
+extern char	vec0[], alltraps[];	/* the vectors' entries lie between (kern/trapasm.asm) */
+extern uint	vectors[];	/* each one's entry */
 extern FPsave	fpclean;	/* the FPU registers a new program starts with */

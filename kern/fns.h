@@ -26,7 +26,7 @@ uint	heapfree(void);
 extern volatile uint	*lapic, *ioapic;
 void	lapicinit(void);
 void	lapicphase(Mach*);
-extern volatile int	evenclocks;	/* a thread has been made: lapicphase evens the clocks */
+extern volatile int	evenclocks;	/* three or more processors: lapicphase spreads their ticks */
 int	lapicid(void);
 void	lapiceoi(void);
 void	lapicipi(int, uint);
@@ -103,6 +103,9 @@ int	holding(Lock*);
 void	lock(Lock*);
 void	ilock(Lock*);
 void	unlock(Lock*);
+int	qlock(QLock*);
+void	qunlock(QLock*);
+void	locktest(char*);
 
 /* main.c */
 void	poweroff(int) __attribute__((noreturn));

@@ -10,10 +10,16 @@
  * pause, so that under QEMU's -icount, which runs the processors in
  * turn, the spinner lets the holder run.
  *
+ * A QLock is for a process to hold across what may sleep: who wants it
+ * meanwhile sleeps, not spins.  Its own spinlock is held only to look
+ * at it.
+ *
  * The lock order: a processor holding a lock takes only locks below it
  * in this list, so no two processors ever wait for each other.  The
  * ilocks come last: an interrupt may come while any other is held.
  *
+ *	offset	kern/sysfile.c: a channel's offset (a QLock, held across the
+ *		call's device read or write, which takes the locks below)
  *	mounts	kern/chan.c: the mount table, and each union
  *	root	dev/devroot.c: the root file system's nodes
  *	pipe	dev/devpipe.c: the list of pipes, and each pipe
@@ -21,9 +27,11 @@
  *	pages	kern/alloc.c: the free pages
  *	heap	kern/alloc.c: the heap
  *	kprof	dev/devkprof.c: kpctl's commands, kpstack's reads (kprof's NMI takes none)
- *	image	kern/image.c: an image's threads, count and busy flag; busy is
- *		imlock, a sleeping lock held across sbrk's and fork's page
- *		mapping (pages, and procs at their scheduling points)
+ *	qlock	kern/lock.c: each QLock's own state
+ *	image	kern/image.c: an image's threads, count and busy flag; busy
+ *		is imlock, a sleeping lock held across sbrk's and fork's
+ *		page mapping (pages, and procs at their scheduling points):
+ *		a QLock but that a kill does not break it, as exit needs it
  *
  *	consin	dev/devcons.c: console input (ilock)
  *	uart	dev/devuart.c: eia1's input, and writes to either port (ilock)
@@ -109,4 +117,61 @@ unlock(Lock *l)
 	xchg(&l->locked, 0);
 	if(intr)
 		popcli();
+}
+
+/*
+ * Take q, sleeping while another process holds it.  A process killed
+ * meanwhile gives up: -1, with EINTR.
+ */
+int
+qlock(QLock *q)
+{
+	lock(&q->lk);
+	while(q->held){
+		if(up->killed){
+			unlock(&q->lk);
+			return seterr(EINTR, nil);
+		}
+		q->nwait++;
+		sleep(q, &q->lk);
+		q->nwait--;
+	}
+	q->held = 1;
+	unlock(&q->lk);
+	return 0;
+}
+
+/* Let go of q; wake its waiters, if any (wakeup looks at every process). */
+void
+qunlock(QLock *q)
+{
+	int n;
+
+	lock(&q->lk);
+	if(!q->held)
+		panic("qunlock %s: not held", q->lk.name);
+	q->held = 0;
+	n = q->nwait;
+	unlock(&q->lk);
+	if(n > 0)
+		wakeup(q);
+}
+
+/*
+ * The kernel command line's locktest=twice or locktest=unheld: take a
+ * lock this processor already holds, or let go of one it does not,
+ * each of which must panic, naming the lock.  Only whoever boots the
+ * kernel can ask for it (tools/test/mp.sh does).
+ */
+void
+locktest(char *how)
+{
+	static Lock l = { .name = "locktest" };
+
+	if(strcmp(how, "twice") == 0){
+		lock(&l);
+		lock(&l);
+	}else if(strcmp(how, "unheld") == 0)
+		unlock(&l);
+	print("locktest=%s: no panic\n", how);
 }

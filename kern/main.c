@@ -36,9 +36,12 @@ struct Mbmod {
 /*
  * The kernel command line: words separated by spaces, after the
  * kernel's file name if the boot loader put it first (QEMU's -kernel
- * does, GRUB does not).  hz=N (50 to 10000) sets the clock rate; any
- * other word gets a warning.
+ * does, GRUB does not).  hz=N (50 to 10000) sets the clock rate;
+ * locktest=twice or locktest=unheld has the boot end in a lock's panic
+ * (kern/lock.c); any other word gets a warning.
  */
+static char	locktestarg[8];
+
 static void
 parsecmdline(char *s)
 {
@@ -59,6 +62,10 @@ parsecmdline(char *s)
 			;
 		if(p == w)
 			break;
+		if(strncmp(w, "locktest=", 9) == 0 && p - w - 9 < (int)sizeof locktestarg){
+			memmove(locktestarg, w + 9, p - w - 9);
+			continue;
+		}
 		if(strncmp(w, "hz=", 3) != 0){
 			print("warning: unknown kernel command-line word %.*s\n", (int)(p - w), w);
 			continue;
@@ -157,14 +164,10 @@ main(uint magic, Mbinfo *mb)
 	userinit();
 	print("%d MB, %d free pages, hz %d, %d cpus\n", pagestotal()*BY2PG >> 20, pagesfree(), hz, nmach);
 	mach[0].phase = 2;	/* the others' ticks are placed after its (lapicphase) */
-	/*
-	 * With more than two, from the start, while all idle: the steps
-	 * land more exactly than once threads keep them busy.  With two,
-	 * at the first thread, as mp.sh's kprof accuracy over two
-	 * processors has its work divided for the clocks as they start.
-	 */
 	if(nmach > 2)
-		evenclocks = 1;
+		evenclocks = 1;	/* see lapicphase */
 	mach[0].online = 1;
+	if(locktestarg[0] != '\0')
+		locktest(locktestarg);
 	scheduler();
 }

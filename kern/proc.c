@@ -236,10 +236,20 @@ sched(void)
 	thismach()->intena = intena;
 }
 
-/* Let the next runnable process run; if there is none, go on at once. */
+/*
+ * Let the next runnable process run; if there is none, go on at once.
+ * Every tick from user mode comes here, and most find the run queue
+ * empty: they look without the lock, and take it only to act.  The
+ * look may race with a ready on another processor, but a process made
+ * Runnable just then is missed only until this processor's next tick,
+ * and an idle processor's scheduler takes it meanwhile; the queue is
+ * looked at again under the lock before anything is done with it.
+ */
 void
 yield(void)
 {
+	if(runq.head == nil)
+		return;
 	ilock(&procs);
 	if(runq.head != nil){
 		ready(up);
@@ -372,7 +382,6 @@ pfork(int flags)
 	}
 	imlock(im);
 	if(flags & RFMEM){
-		evenclocks = 1;
 		if((pd = copypgdir(up->pgdir, USHARED)) != nil)
 			memmove(pd, up->pgdir, PDX(USHARED)*sizeof(pte_t));
 	}else{

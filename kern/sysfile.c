@@ -1,7 +1,13 @@
 /*
  * The system calls on names and files.  A file descriptor is an index
  * into the process's fd table of channels; dup and fork share the
- * channel, and so its offset, as Unix does.
+ * channel, and so its offset, as Unix does.  Processes that use one
+ * channel at once, on several processors or by turns at a sleep, take
+ * turns at it: a read, write or seek holds the channel's offlk from
+ * the offset it starts at to the one it leaves, so that no two calls
+ * start at the same offset and no update is lost.  A call that waits
+ * (for a pipe, or the console's next line) keeps the others on that
+ * channel waiting too; those waiting can still be killed.
  */
 #include "u.h"
 #include "mem.h"
@@ -201,14 +207,17 @@ sysread(uint *arg)
 		return seterr(EBADF, "file not open for reading");
 	if(uvalid(arg[1], n, 1) < 0)
 		return -1;
-	if(c->qid & QDIR){
-		if(n < (long)sizeof(Dir))
-			return seterr(EINVAL, "directory read smaller than a Dir");
+	if((c->qid & QDIR) && n < (long)sizeof(Dir))
+		return seterr(EINVAL, "directory read smaller than a Dir");
+	if(qlock(&c->offlk) < 0)
+		return -1;
+	if(c->qid & QDIR)
 		n = unionread(c, (char*)arg[1], n - n % sizeof(Dir), c->offset);
-	}else
+	else
 		n = devtab[c->type]->read(c, (void*)arg[1], n, c->offset);
 	if(n > 0)
 		c->offset += n;
+	qunlock(&c->offlk);
 	return n;
 }
 
@@ -227,27 +236,24 @@ syswrite(uint *arg)
 		return seterr(EBADF, "file not open for writing");
 	if(uvalid(arg[1], n, 0) < 0)
 		return -1;
+	if(qlock(&c->offlk) < 0)
+		return -1;
 	if(c->mode & O_APPEND && devtab[c->type]->stat(c, &d) == 0)
 		c->offset = d.length;
 	n = devtab[c->type]->write(c, (void*)arg[1], n, c->offset);
 	if(n > 0)
 		c->offset += n;
+	qunlock(&c->offlk);
 	return n;
 }
 
-/* seek(fd, off, whence): the new offset. */
-long
-sysseek(uint *arg)
+/* Move c's offset; its offlk held. */
+static long
+seekchan(Chan *c, vlong off, int whence)
 {
-	Chan *c;
 	Dir d;
-	vlong off = (int)arg[1];
 
-	if((c = fdchan(arg[0])) == nil)
-		return -1;
-	if(devtab[c->type]->dc == '|')
-		return seterr(ESPIPE, nil);
-	switch(arg[2]){
+	switch(whence){
 	case SEEK_SET:
 		break;
 	case SEEK_CUR:
@@ -265,6 +271,24 @@ sysseek(uint *arg)
 		return seterr(EINVAL, "bad offset");
 	c->offset = off;
 	return off;
+}
+
+/* seek(fd, off, whence): the new offset. */
+long
+sysseek(uint *arg)
+{
+	Chan *c;
+	long r;
+
+	if((c = fdchan(arg[0])) == nil)
+		return -1;
+	if(devtab[c->type]->dc == '|')
+		return seterr(ESPIPE, nil);
+	if(qlock(&c->offlk) < 0)
+		return -1;
+	r = seekchan(c, (int)arg[1], arg[2]);
+	qunlock(&c->offlk);
+	return r;
 }
 
 long

@@ -13,7 +13,6 @@
 #include "x86.h"
 
 static uvlong	idt[256];
-extern uint	vectors[];
 extern char	trapretload[], trapretend[], nmientry[];	/* kern/trapasm.asm */
 
 /* What a device's interrupt calls, by IRQ (intrenable). */

@@ -23,6 +23,7 @@ vec%1:
 	jmp	alltraps
 %endmacro
 
+global vec0, alltraps		; the entries' bounds, for kprof (dev/devkprof.c)
 %assign i 0
 %rep 256
 	vector	i

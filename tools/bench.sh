@@ -59,7 +59,7 @@ echo
 echo "## A tick, instruction by instruction"
 echo
 echo "\`gdb\` steps through 20 ticks that interrupt \`bench\`'s loop (\`./run-qemu.sh -k -d -p 1 -g -c 'bench 1000000'\`"
-echo "and tools/tickstep.py), from the clock's vector to the iret, and counts each instruction by the"
+echo "and tools/intstep.py), from the clock's vector to the iret, and counts each instruction by the"
 echo "function it is in; the first such tick, which also wakes the sleepers, is not counted."
 echo
 echo "| function | instructions per tick |"
@@ -69,14 +69,14 @@ port=$((20000 + $$ % 20000))	# not 1234, which another QEMU may have
 GDBPORT=$port ./run-qemu.sh -k -d -p 1 -g -t 300 -c 'bench 1000000' >/dev/null 2>&1 &
 qemu=$!
 sleep 1
-timeout 300 gdb -q -batch -ex "set \$port = $port" -ex "set \$ticks = 20" -ex "set \$lo = 0x$lo" -ex "set \$hi = 0x$lo + 0x$size" \
-	-x tools/tickstep.py o/kernel 2>/dev/null | awk '$1 == "tick" { printf "| %s | %s |\n", $2, $3; t += $3 } END { printf "| total | %.1f |\n", t }'
+timeout 300 gdb -q -batch -ex "set \$port = $port" -ex 'set $entry = "vec32"' -ex "set \$ticks = 20" -ex "set \$skip = 1" \
+	-ex "set \$lo = 0x$lo" -ex "set \$hi = 0x$lo + 0x$size" -x tools/intstep.py o/kernel 2>/dev/null | awk '$1 == "step" { printf "| %s | %s |\n", $2, $3; t += $3 } END { printf "| total | %.1f |\n", t }'
 wait $qemu
 echo
 
 echo "## kprof's NMI, instruction by instruction"
 echo
-echo "\`gdb\` steps through 20 of kprof's NMIs (tools/nmistep.py, after 5 not counted, as the first at a"
+echo "\`gdb\` steps through 20 of kprof's NMIs (tools/intstep.py, after 5 not counted, as the first at a"
 echo "stack may insert it in the table), from \`nmientry\` (which gdb names by the label before it,"
 echo "\`trapretend\`) to the iret, with kprof on, that interrupt: \`bench\`'s loop in user mode (no"
 echo "stack); #S's \`spina\` (a stack of 6 frames: spina, spinwrite, syswrite, syscall, trap,"
@@ -90,9 +90,9 @@ nmistep() {
 	GDBPORT=$port ./run-qemu.sh -k -d -p 1 -g -t 300 -c "bind -a '#S' /dev; echo start > /dev/kpctl; $2" >/dev/null 2>&1 &
 	qemu=$!
 	sleep 1
-	timeout 300 gdb -q -batch -ex "set \$port = $port" -ex "set \$ticks = 20" -ex "set \$skip = 5" -ex "set \$lo = 0x$3" \
-		-ex "set \$hi = 0x$3 + 0x$4" -x tools/nmistep.py o/kernel 2>/dev/null |
-		awk -v w="$1" '$1 == "nmi" { printf "| %s | %s |\n", w, ($2 == "trapretend" ? "nmientry" : $2) " | " $3; t += $3 } END { printf "| %s | total | %.1f |\n", w, t }'
+	timeout 300 gdb -q -batch -ex "set \$port = $port" -ex 'set $entry = "nmientry"' -ex "set \$ticks = 20" -ex "set \$skip = 5" \
+		-ex "set \$lo = 0x$3" -ex "set \$hi = 0x$3 + 0x$4" -x tools/intstep.py o/kernel 2>/dev/null |
+		awk -v w="$1" '$1 == "step" { printf "| %s | %s |\n", w, ($2 == "trapretend" ? "nmientry" : $2) " | " $3; t += $3 } END { printf "| %s | total | %.1f |\n", w, t }'
 	wait $qemu
 }
 read -r lo size <<<"$(nm -S o/test/bench | awk '$4 ~ /^work(\.|$)/ { print $1, $2 }')"

@@ -31,14 +31,14 @@ between() {
 # The rest of the line is abandoned; a background spin lives on.
 typeat ctlc -d <<'EOF2'
 wait ^\$ 
-type spin 3 > /tmp/bg &\r
+type spin 2 > /tmp/bg &\r
 wait ^\$ 
 type spin 100; echo not after a kill\r
 pause 1
 type \x10\x03cat /dev/time; echo after $status\r
 wait ^after [0-9]+\n
 wait ^\$ 
-type sleep 3; cat /tmp/bg\r
+type sleep 2; cat /tmp/bg\r
 wait ^spin [0-9]+: ticks .* loops\n
 type halt\r
 EOF2

@@ -7,8 +7,9 @@
  *	latency CALL	a child makes long calls of one kind (eia1: 16 MB
  *			writes to /dev/eia1; spin: #S spins; file: 4 MB file
  *			writes and reads; mem: 32 MB sbrks and forks) while
- *			this process sleeps 100 ms three times: it prints the
- *			longest sleep, which must be at most 110 ms.
+ *			this process sleeps 100 ticks three times (10 ms at
+ *			10000 Hz): it prints the longest sleep, which must be
+ *			at most 110 ticks.
  *	churn N		open a file, remove it, then make and remove N files:
  *			the old descriptor must reach none of them.
  *	mounts		bind and unmount; binds onto removed directories.
@@ -133,6 +134,7 @@ latency(const char *call)
 	unsigned int t0, t1, hz, worst = 0;
 	int i, pid, st;
 
+	clockticks(&hz);
 	if((pid = fork()) == 0)
 		hog(call);
 	if(pid < 0){
@@ -141,14 +143,14 @@ latency(const char *call)
 	}
 	for(i = 0; i < 3; i++){
 		t0 = clockticks(&hz);
-		sleep(100);
+		sleep(100*1000/hz);
 		t1 = clockticks(&hz);
 		if(t1 - t0 > worst)
 			worst = t1 - t0;
 	}
-	printf("hostile: latency: sleep 100 ms took at most %u ms beside %s\n", worst*1000/hz, call);
-	if(worst*1000/hz > 110)
-		fail("sleep 100 ms took over 110 ms", worst*1000/hz);
+	printf("hostile: latency: sleep 100 ticks took at most %u ticks beside %s\n", worst, call);
+	if(worst > 110)
+		fail("sleep 100 ticks took over 110", worst);
 	if(kill(pid) < 0)
 		fail("kill the hog", -1);
 	if(wait(&st) != pid || st != 255)

@@ -57,7 +57,7 @@ asm(
 static unsigned short	hist[NHIST];	/* profil's counters */
 static uintptr_t	samples[NSAMP];	/* pcsample's samples */
 static unsigned int	hz;	/* clock ticks a second */
-static unsigned long	T;	/* ticks each check spins for */
+static unsigned long	T = 20;	/* ticks each check spins for, at any clock rate */
 static unsigned long	slack;	/* ticks a system call or two may take */
 static int	nfail;		/* checks failed */
 
@@ -663,7 +663,6 @@ int
 main(int argc, char *argv[])
 {
 	now();
-	T = hz/5 < 20 ? 20 : hz/5;
 	slack = 3 + T/50;
 	if(argc == 2 && strcmp(argv[1], "-exec-child") == 0)
 		return execchild();

@@ -1,12 +1,15 @@
-# gdb script for tools/bench.sh: step through kprof's NMI instruction by
+# gdb script for tools/bench.sh: step through interrupts instruction by
 # instruction and count the instructions by the function they are in.
-# The NMIs counted are those that interrupt a pc in [$lo, $hi), after
-# $skip such (whose stacks kprof may be seeing for the first time), from
-# nmientry's first instruction to the iret back.  Prints a line per
-# function, in the order first met: "nmi NAME INSTRUCTIONS", the mean
-# over $ticks NMIs.
+# The interrupts counted are those entering at $entry (vec32, the
+# clock; nmientry, kprof's NMI) that interrupt a pc in [$lo, $hi),
+# after $skip such (the first may do work that later ones do not:
+# wake sleepers, insert a stack in kprof's table), from the entry's
+# first instruction until the interrupted pc runs again.  Prints a
+# line per function, in the order first met: "step NAME INSTRUCTIONS",
+# the mean over $ticks interrupts.
 import gdb
 
+ENTRY = str(gdb.parse_and_eval("$entry").string())
 TICKS = int(gdb.parse_and_eval("$ticks"))
 SKIP = int(gdb.parse_and_eval("$skip"))
 LO = int(gdb.parse_and_eval("$lo"))
@@ -18,7 +21,7 @@ def sym(pc):
     return s[0] if s and s[0] != "No" else "?"
 
 gdb.execute("target remote localhost:%d" % PORT)
-gdb.execute("break nmientry")
+gdb.execute("break " + ENTRY)
 counts = {}
 order = []
 done = -SKIP
@@ -43,5 +46,5 @@ while done < TICKS:
     gdb.execute("enable")
     done += 1
 for name in order:
-    print("nmi %s %.1f" % (name, counts[name] / TICKS))
+    print("step %s %.1f" % (name, counts[name] / TICKS))
 gdb.execute("kill")
