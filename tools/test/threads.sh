@@ -3,15 +3,16 @@
 # SPEC section 5), on 2 and 4 processors, deterministic at 10000 Hz:
 # profdemo -t splits its 3:1 work over as many threads as processors:
 # 75% +- 1 point in spin3, and the counters' sum the ticks its threads
-# ran with profil on (#c/proctime), exactly.  Then threadtest checks rfork(RFPROC|RFMEM) (shared data, bss and heap, its
-# own stack, wait, flags, lock, malloc), every thread counting into the
-# one profil buffer with nothing lost, a counter driven past 65535 by
-# several threads, pcsample from 2 threads exactly as many samples as
-# ticks until full, the fault rule for all threads, a thread's exec,
-# fork from a thread, and a hostile program's ways (kill of one thread,
-# an rfork bomb, the first thread exiting first, sbrk under a thread in
-# a read).  After each boot the kernel's text is unchanged and the free pages and the
-# heap are back where they started.
+# ran with profil on (#c/proctime), exactly.  Then threadtest checks
+# rfork(RFPROC|RFMEM) (shared data, bss and heap, its own stack, wait,
+# flags, lock, malloc), every thread counting into the one profil
+# buffer with nothing lost, a counter driven past 65535 by several
+# threads, pcsample from 2 threads exactly as many samples as ticks
+# until full, the fault rule for all threads, a thread's exec, fork
+# from a thread, and a hostile program's ways (kill of one thread, an
+# rfork bomb, the first thread exiting first, sbrk under a thread in a
+# read).  After each boot the kernel's text is unchanged and the free
+# pages and the heap are back where they started.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
