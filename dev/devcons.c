@@ -9,7 +9,7 @@
 #include "dat.h"
 #include "fns.h"
 
-enum { Qcons = 1, Qconsctl, Qnull, Qtime, Qps, Qsysstat, Qtextsum, Qpower };
+enum { Qcons = 1, Qconsctl, Qnull, Qtime, Qps, Qsysstat, Qtextsum, Qpower, Qproctime };
 
 static Dirtab consdir[] = {
 	{ "cons",	Qcons,		0,	0666 },
@@ -20,9 +20,10 @@ static Dirtab consdir[] = {
 	{ "sysstat",	Qsysstat,	0,	0444 },
 	{ "textsum",	Qtextsum,	0,	0444 },
 	{ "power",	Qpower,		0,	0222 },
+	{ "proctime",	Qproctime,	0,	0444 },
 };
 
-enum { Ibuf = 512 };
+enum { Ibuf = 512, Psline = 80 };	/* Psline: the longest line of procdump, and more */
 
 #define CTRL(c)	((c) & 0x1F)
 
@@ -43,7 +44,7 @@ static struct {
 	int	fg;		/* note group ^C kills; 0 for none */
 } in;
 
-static char psbuf[NPROC*64];	/* ^P's process list: too big for an interrupt's stack */
+static char psbuf[NPROC*Psline];	/* ^P's process list: too big for an interrupt's stack */
 
 static void
 putc1(int c)
@@ -230,6 +231,7 @@ static long
 consread(Chan *c, void *buf, long n, uvlong off)
 {
 	char tmp[64], *ps;
+	uint t, pt;
 	long r;
 
 	switch(c->qid){
@@ -241,14 +243,19 @@ consread(Chan *c, void *buf, long n, uvlong off)
 		snprintf(tmp, sizeof tmp, "%d %d\n", ticks, hz);
 		return readstr(off, buf, n, tmp);
 	case Qps:
-		if((ps = kmalloc(NPROC*64)) == nil)
+		if((ps = kmalloc(NPROC*Psline)) == nil)
 			return seterr(ENOMEM, nil);
-		procdump(ps, NPROC*64);
+		procdump(ps, NPROC*Psline);
 		r = readstr(off, buf, n, ps);
 		kfree(ps);
 		return r;
 	case Qtextsum:
 		snprintf(tmp, sizeof tmp, "%#x\n", textsum());
+		return readstr(off, buf, n, tmp);
+	case Qproctime:
+		/* The reader's threads, gone ones too: all their ticks, and those with a profiler on. */
+		imticks(up->img, &t, &pt);
+		snprintf(tmp, sizeof tmp, "ticks %u profiled %u\n", t, pt);
 		return readstr(off, buf, n, tmp);
 	case Qsysstat:
 		snprintf(tmp, sizeof tmp, "pages %d free %d heap %d\n",

@@ -101,6 +101,46 @@ lapicinit(void)
 	lapicw(Lticr, lapicticks);
 }
 
+/*
+ * Put this processor's ticks id/nmach of a tick after the first
+ * processor's, with three or more (main sets evenclocks): clock calls
+ * this on the ticks of m (not the first) until m->phase is 2.  For
+ * run-qemu.sh -d (see clock): with three or more processors QEMU's
+ * turns are uneven between the others, down to one spending all of its
+ * own in the clock interrupt, and threads whose ticks count in one
+ * profile need them even (a 3:1 profile of 4 threads on 4 processors
+ * came out 71%; with the ticks spread, 75%).  Two are left as they
+ * start: the first's pause at its tick already shares their turns.
+ * Step 1 waits for the first processor's next tick (whose pause lets
+ * the others run just after it), a bounded while, as the first may be
+ * idle and not tick meanwhile: not seen, it tries again at the next
+ * tick.  It counts the fraction down from there; step 2, at the end
+ * of that, goes back to whole ticks.
+ */
+volatile int	evenclocks;
+
+void
+lapicphase(Mach *m)
+{
+	uint t, n;
+
+	if(!evenclocks)
+		return;
+	if(m->phase == 0){
+		t = ticks;
+		for(n = 0; ticks == t; n++){
+			if(n == 100000)
+				return;
+			pause();
+		}
+		lapicw(Lticr, (uvlong)lapicticks * m->id / nmach);
+		m->phase = 1;
+	}else{
+		lapicw(Lticr, lapicticks);
+		m->phase = 2;
+	}
+}
+
 int
 lapicid(void)
 {

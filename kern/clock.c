@@ -31,10 +31,16 @@ clock(void)
 {
 	Mach *m = thismach();
 	Proc *p = m->proc;
+	Image *im;
 
 	m->ticks++;
-	if(p != nil && (p->prof.buf | p->pcs.buf) != 0)
-		profclock(p, p->ureg->pc);
+	if(m->phase < 2)
+		lapicphase(m);
+	if(p != nil){
+		p->ticks++;
+		if((im = p->img) != nil && (im->prof.buf | im->pcs.buf) != 0)
+			profclock(p, im, p->ureg->pc);
+	}
 	lapiceoi();
 	if(m->id != 0)
 		return;

@@ -8,6 +8,7 @@ typedef struct Chan	Chan;
 typedef struct Context	Context;
 typedef struct Dev	Dev;
 typedef struct Dirtab	Dirtab;
+typedef struct Image	Image;
 typedef struct Lock	Lock;
 typedef struct Mach	Mach;
 typedef struct FPsave	FPsave;
@@ -168,10 +169,14 @@ struct Mach {
 	int	nlock;		/* locks it holds */
 	int	intena;		/* were interrupts on before the first pushcli? */
 	uint	ticks;		/* of its own clock */
+	int	phase;		/* lapicphase's steps done; 2 when its ticks are in place */
 	volatile int	online;		/* it has started and runs the scheduler */
+	volatile int	idling;		/* it waits in idle for a process: ready wakes it */
 	Kpcount	*kp;		/* the kprof counts its NMIs add to (dev/devkprof.c) */
 	volatile uint	kpbusy;		/* in kprofnmi: kpctl waits for it */
 	char	*stack;		/* bottom of its scheduler's stack, KSTACK bytes */
+	volatile uint	flushreq;	/* TLB flushes asked of it (shootdown) */
+	volatile uint	flushdone;	/* flushreq as its last flush found it */
 	uvlong	gdt[NSEG];
 	uint	tss[26];	/* the 104-byte TSS: only esp0, ss0 and the I/O map base matter */
 };
@@ -188,24 +193,44 @@ typedef struct Upage {
 	char	*k;		/* its kernel address */
 } Upage;
 
-/* profil(2) settings of one process */
+/* profil(2) settings of a memory image */
 typedef struct Profil {
 	uintptr	buf;		/* user address of the counters; 0 when off */
 	uint	size;		/* bytes of counters */
 	uint	offset;		/* lowest pc counted */
 	uint	scale;		/* 16.16 fixed point, as the man page */
 	uint	span;		/* pcs from offset that have a counter */
-	Upage	pg;		/* the page of the last counter */
 } Profil;
 
-/* pcsample(2) state of one process */
+/* pcsample(2) state of a memory image */
 typedef struct Pcsample {
 	uintptr	buf;		/* user address of the samples; 0 when off */
 	uint	max;		/* room in buf, in samples */
-	uint	n;		/* stored so far in this invocation */
+	uint	n;		/* slots taken in this invocation: the clock's lock xadd */
 	int	called;		/* pcsample has been called since exec */
-	Upage	pg;		/* the page of the last sample */
 } Pcsample;
+
+/*
+ * A memory image (kern/image.c): what the threads of a process share,
+ * a process made by rfork(RFPROC|RFMEM) being a thread of its parent's
+ * image.  They share the user page tables below USHARED (text, data,
+ * bss, heap); each thread has a page directory of its own, whose
+ * entries below USHARED are the same in all, and its own stack above.
+ * The profilers' settings are the image's: every thread's ticks count
+ * into the one buffer.
+ */
+struct Image {
+	Lock	lk;		/* ref, threads, busy, ticks, profticks */
+	int	ref;		/* threads in it */
+	Proc	*threads;	/* them, linked through inext */
+	int	busy;		/* a thread is changing the memory; the others sleep on &busy (imlock) */
+	uintptr	hbase;		/* start of the heap: the end of bss */
+	uintptr	brk;		/* end of the heap */
+	uint	ticks;		/* clock ticks of the threads that left it */
+	uint	profticks;	/* of those, ticks with a profiler on */
+	Profil	prof;
+	Pcsample	pcs;
+};
 
 /*
  * A process's x87 and SSE registers, as fxsave stores them.  Only the
@@ -222,9 +247,13 @@ struct Proc {
 	int	pid;
 	int	state;
 	char	name[NAMELEN];	/* the program's name, for ps and faults */
-	pte_t	*pgdir;		/* page directory */
-	uintptr	hbase;		/* start of the heap: the end of bss */
-	uintptr	brk;		/* end of the heap */
+	pte_t	*pgdir;		/* page directory: the image's below USHARED, its own stack above */
+	Image	*img;		/* its memory image; nil once it has left it */
+	Proc	*inext;		/* next thread of img */
+	uint	ticks;		/* clock ticks it has run, in user mode or in the kernel for it */
+	uint	profticks;	/* of those, ticks with one of img's profilers on */
+	Upage	ppg;		/* the page of the last profil counter it wrote */
+	Upage	spg;		/* the page of the last pcsample slot it wrote */
 	char	*kstack;	/* bottom of the kernel stack */
 	Ureg	*ureg;		/* the trap frame of the last entry from user mode */
 	Context	*context;	/* where swtch left it */
@@ -240,8 +269,6 @@ struct Proc {
 	int	errno;		/* of the system call in progress */
 	char	err[ERRMAX];	/* its text */
 	char	errstr[ERRMAX];	/* the text of the last call that failed: what errstr reads */
-	Profil	prof;
-	Pcsample	pcs;
 	FPsave	fpsave;		/* its FPU registers while it is not running */
 };
 

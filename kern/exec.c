@@ -101,7 +101,7 @@ loadsegs(Chan *c, Ehdr *eh, pte_t *pd, char *buf)
 				return -1;
 		}
 		if((ph.flags & Pfw) == 0)
-			protectuser(pd, ph.vaddr, ph.vaddr + ph.memsz);
+			protectuser(pd, ph.vaddr, ph.vaddr + ph.memsz, PTEW);
 		if(ph.vaddr + ph.memsz > top)
 			top = ph.vaddr + ph.memsz;
 	}
@@ -142,7 +142,8 @@ kexec(char *path, char **argv)
 {
 	Ehdr eh;
 	Chan *c;
-	pte_t *pd, *old;
+	pte_t *pd;
+	Image *nim;
 	long top;
 	uintptr sp;
 	char *name, *buf;
@@ -157,6 +158,7 @@ kexec(char *path, char **argv)
 	if((c = copen(c, O_RDONLY)) == nil)
 		return -1;
 	pd = nil;
+	nim = nil;
 	if((buf = kmalloc(BY2PG)) == nil){
 		seterr(ENOMEM, nil);
 		goto bad;
@@ -168,7 +170,7 @@ kexec(char *path, char **argv)
 		seterr(ENOEXEC, "exec: not an i386 executable");
 		goto bad;
 	}
-	if((pd = newpgdir()) == nil){
+	if((pd = newpgdir()) == nil || (nim = newimage()) == nil){
 		seterr(ENOMEM, nil);
 		goto bad;
 	}
@@ -185,15 +187,9 @@ kexec(char *path, char **argv)
 
 	name = strrchr(path, '/');
 	strlcpy(up->name, name ? name + 1 : path, NAMELEN);
-	/* Profiling off before the new memory, which a tick could write to. */
-	memset(&up->prof, 0, sizeof up->prof);
-	memset(&up->pcs, 0, sizeof up->pcs);
-	old = up->pgdir;
-	up->pgdir = pd;
-	switchuvm(up);
-	if(old != nil)
-		freepgdir(old);
-	up->hbase = up->brk = top;
+	/* A new image, its profilers off; the caller's other threads go on in the old. */
+	nim->hbase = nim->brk = top;
+	imleave(nim, pd);
 	memset(up->ureg, 0, sizeof *up->ureg);
 	up->ureg->pc = eh.entry;
 	up->ureg->sp = sp;
@@ -205,6 +201,8 @@ kexec(char *path, char **argv)
 bad:
 	if(pd != nil)
 		freepgdir(pd);
+	if(nim != nil)
+		kfree(nim);
 	kfree(buf);
 	cclose(c);
 	return -1;

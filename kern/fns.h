@@ -6,6 +6,8 @@ enum {
 	IRQ0		= 32,	/* vector of the I/O APIC's input 0 */
 	NIRQ		= 24,	/* its inputs */
 	Tclock		= IRQ0,	/* the local APIC timer's vector; input 0, the 8254, is never enabled */
+	Twake		= 0xFD,	/* ready's interrupt: an idle processor, there is work */
+	Tflush		= 0xFE,	/* shootdown's interrupt: flush the TLB */
 	Tspurious	= 0xFF,	/* the local APIC's spurious interrupt */
 };
 
@@ -23,6 +25,8 @@ uint	heapfree(void);
 /* apic.c */
 extern volatile uint	*lapic, *ioapic;
 void	lapicinit(void);
+void	lapicphase(Mach*);
+extern volatile int	evenclocks;	/* three or more processors: lapicphase spreads their ticks */
 int	lapicid(void);
 void	lapiceoi(void);
 void	lapicipi(int, uint);
@@ -76,6 +80,16 @@ int	iscmd(char*, long, char*);
 int	kexec(char*, char**);
 long	sysexec(uint*);
 
+/* image.c */
+Image	*newimage(void);
+void	imlock(Image*);
+void	imunlock(Image*);
+void	imjoin(Image*, Proc*);
+void	imleave(Image*, pte_t*);
+void	imticks(Image*, uint*, uint*);
+long	syssbrk(uint*);
+long	sysrfork(uint*);
+
 /* fpu.c */
 void	fpuinit(void);
 
@@ -102,14 +116,16 @@ void	mmuinit(void);
 pte_t	*newpgdir(void);
 void	unmapuser(pte_t*, uintptr, uintptr);
 int	mapuser(pte_t*, uintptr, uintptr);
-void	protectuser(pte_t*, uintptr, uintptr);
+void	protectuser(pte_t*, uintptr, uintptr, uint);
 void	freepgdir(pte_t*);
-pte_t	*copypgdir(pte_t*);
+pte_t	*copypgdir(pte_t*, uintptr);
 void	*uaddr(pte_t*, uintptr, int);
 int	okuser(uintptr, uint, int);
 void	switchuvm(Proc*);
 void	switchkvm(void);
 void	flushtlb(void);
+void	shootdown(Image*);
+void	flushintr(void);
 
 /* mp.c */
 void	mpinit(void);
@@ -129,7 +145,8 @@ void	yield(void);
 int	schedpoint(void);
 void	sleep(void*, Lock*);
 void	wakeup(void*);
-int	pfork(void);
+int	pfork(int);
+void	procsetimg(Proc*, Image*, pte_t*);
 void	pexit(int) __attribute__((noreturn));
 int	pwait(int*);
 int	pkill(int);
@@ -137,9 +154,14 @@ void	pkillgrp(int);
 int	procdump(char*, int);
 
 /*
- * prof.c, and the clock's hook, inline: p's user pc is pc at this tick.
- * The counter or sample slot's page is looked for only when it is not
- * the one found last (upage).
+ * prof.c, and the clock's hook, inline: p, a thread of im, has user pc
+ * pc at this tick.  The counter or sample slot's page is looked for
+ * only when it is not the one p found last (upage).  Threads on other
+ * processors count into the same buffers at once: the counter's add is
+ * a compare-and-swap (satinc16), and each sample takes its slot with a
+ * lock xadd on n; a slot past max is not written, and pcsample reports
+ * no more than max.  The settings change only while no tick is at work
+ * (kern/image.c).
  */
 void	*upagefind(pte_t*, Upage*, uintptr);
 void	profforget(Proc*);
@@ -155,26 +177,27 @@ upage(pte_t *pd, Upage *c, uintptr va)
 }
 
 static inline void
-profclock(Proc *p, uint pc)
+profclock(Proc *p, Image *im, uint pc)
 {
-	Profil *pr = &p->prof;
-	Pcsample *ps = &p->pcs;
+	Profil *pr = &im->prof;
+	Pcsample *ps = &im->pcs;
 	ushort *cnt;
-	uint *s, d;
+	uint *s, d, i;
+	uintptr buf;
 
+	p->profticks++;
 	d = pc - pr->offset;
-	if(pr->buf != 0 && pc >= pr->offset && d < pr->span){
-		cnt = upage(p->pgdir, &pr->pg, pr->buf + 2*(uint)(((uvlong)d * pr->scale) >> 17));
+	if((buf = pr->buf) != 0 && pc >= pr->offset && d < pr->span){
+		cnt = upage(p->pgdir, &p->ppg, buf + 2*(uint)(((uvlong)d * pr->scale) >> 17));
 		if(cnt != nil)
 			satinc16(cnt);
 		else
 			pr->buf = 0;
 	}
-	if(ps->buf != 0 && ps->n < ps->max){
-		if((s = upage(p->pgdir, &ps->pg, ps->buf + 4*ps->n)) != nil){
+	if((buf = ps->buf) != 0 && ps->n < ps->max && (i = xadd(&ps->n, 1)) < ps->max){
+		if((s = upage(p->pgdir, &p->spg, buf + 4*i)) != nil)
 			*s = pc;
-			ps->n++;
-		}else
+		else
 			ps->buf = 0;
 	}
 }
@@ -214,7 +237,6 @@ long	sysexit(uint*);
 long	sysfork(uint*);
 long	syswait(uint*);
 long	sysgetpid(uint*);
-long	syssbrk(uint*);
 long	syssleep(uint*);
 long	syskill(uint*);
 long	syserrstr(uint*);

@@ -28,6 +28,10 @@
  *	heap	kern/alloc.c: the heap
  *	kprof	dev/devkprof.c: kpctl's commands, kpstack's reads (kprof's NMI takes none)
  *	qlock	kern/lock.c: each QLock's own state
+ *	image	kern/image.c: an image's threads, count and busy flag; busy
+ *		is imlock, a sleeping lock held across sbrk's and fork's
+ *		page mapping (pages, and procs at their scheduling points):
+ *		a QLock but that a kill does not break it, as exit needs it
  *
  *	consin	dev/devcons.c: console input (ilock)
  *	uart	dev/devuart.c: eia1's input, and writes to either port (ilock)

@@ -163,6 +163,9 @@ main(uint magic, Mbinfo *mb)
 	mpstart();
 	userinit();
 	print("%d MB, %d free pages, hz %d, %d cpus\n", pagestotal()*BY2PG >> 20, pagesfree(), hz, nmach);
+	mach[0].phase = 2;	/* the others' ticks are placed after its (lapicphase) */
+	if(nmach > 2)
+		evenclocks = 1;	/* see lapicphase */
 	mach[0].online = 1;
 	if(locktestarg[0] != '\0')
 		locktest(locktestarg);

@@ -3,7 +3,7 @@
  * boot/entry.asm) by the boot code.
  *
  *	0x00000000 - 0x00000fff	never mapped: catches nil
- *	UTZERO - ...		user text, data, bss, then the heap (sbrk)
+ *	UTZERO - ...		user text, data, bss, then the heap (sbrk), below USHARED
  *	USTACK - USTACKTOP	user stack
  *	KZERO -			all physical memory, up to PHYSMAX
  */
@@ -15,6 +15,7 @@
 #define USTACKTOP	USEREND		/* top of user space (kern/sys.h), KZERO */
 #define USTACKSIZE	(64*1024)
 #define USTACK		(USTACKTOP - USTACKSIZE)
+#define USHARED		(USTACKTOP - BY2BIGPG)	/* threads share the page tables below; the top 4 MB, the stack's, are each one's own */
 #define APICBASE	0xFEC00000	/* the I/O APIC, and 2 MB on the local APIC: kept mapped */
 #define APBOOT		0x7000		/* where the other processors start (boot/apboot.asm) */
 #define KSTACK		8192		/* per-process kernel stack, from the heap */

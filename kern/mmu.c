@@ -177,7 +177,9 @@ unmapuser(pte_t *pd, uintptr lo, uintptr hi)
 
 /*
  * Map fresh zeroed user pages over [lo, hi); pages already there are
- * kept, and made writable.  On failure (no memory, or the process
+ * kept, and made writable.  A page hidden from user mode (a shared
+ * image's sbrk shrank over it: kern/image.c) is zeroed and shown again.
+ * On failure (no memory, or the process
  * killed at a scheduling point) what it added stays: the caller unmaps
  * it (see profforget) or frees the whole page directory.
  */
@@ -194,7 +196,9 @@ mapuser(pte_t *pd, uintptr lo, uintptr hi)
 		if((pte = walkpgdir(pd, va, 1)) == nil)
 			return -1;
 		if(*pte & PTEP){
-			*pte |= PTEW;
+			if((*pte & PTEU) == 0)
+				memset(KADDR(PTEADDR(*pte)), 0, BY2PG);
+			*pte |= PTEW | PTEU;
 			continue;
 		}
 		if(schedpoint() < 0 || (pg = pagealloc(1)) == nil)
@@ -204,16 +208,20 @@ mapuser(pte_t *pd, uintptr lo, uintptr hi)
 	return 0;
 }
 
-/* Make the user pages over [lo, hi) read-only. */
+/*
+ * Take bits from the user pages over [lo, hi): PTEW makes them
+ * read-only, PTEU hides them from user mode (the kernel may still use
+ * them).  If pd is in use, the caller flushes the TLB.
+ */
 void
-protectuser(pte_t *pd, uintptr lo, uintptr hi)
+protectuser(pte_t *pd, uintptr lo, uintptr hi, uint bits)
 {
 	uintptr va;
 	pte_t *pte;
 
 	for(va = ROUNDDOWN(lo, BY2PG); va < hi; va += BY2PG)
 		if((pte = walkpgdir(pd, va, 0)) != nil)
-			*pte &= ~PTEW;
+			*pte &= ~bits;
 }
 
 /* Free a page directory and all the user memory and page tables under it. */
@@ -225,13 +233,14 @@ freepgdir(pte_t *pd)
 }
 
 /*
- * A copy of a user address space, for fork; nil if memory ran out or
- * the process was killed.  It goes through the page tables there are,
- * not every address, and makes the child a table only where there is
- * a page to copy.
+ * A copy of the user address space from lo (a multiple of 4 MB) up,
+ * for fork (from 0) and rfork(RFMEM) (the stack, from USHARED); nil if
+ * memory ran out or the process was killed.  It goes through the page
+ * tables there are, not every address, and makes the child a table
+ * only where there is a page to copy.
  */
 pte_t*
-copypgdir(pte_t *pd)
+copypgdir(pte_t *pd, uintptr lo)
 {
 	pte_t *npd, *pt, *npt;
 	uint i, j;
@@ -239,7 +248,7 @@ copypgdir(pte_t *pd)
 
 	if((npd = newpgdir()) == nil)
 		return nil;
-	for(i = 0; i < PDX(KZERO); i++){
+	for(i = PDX(lo); i < PDX(KZERO); i++){
 		if((pd[i] & PTEP) == 0)
 			continue;
 		pt = KADDR(PTEADDR(pd[i]));
@@ -327,4 +336,56 @@ void
 flushtlb(void)
 {
 	lcr3(rcr3());
+}
+
+/*
+ * Have every other processor that runs a thread of im flush its TLB,
+ * and wait until each has: im's pages or profiler settings changed.
+ * As a processor takes the interrupt only with interrupts on, once it
+ * has flushed it is also out of any clock tick it was in, so no tick
+ * still holds a page or a setting that the caller has just changed
+ * (kern/image.c).  The others need nothing: a processor loads a
+ * thread's page tables afresh (and leaves them, switchkvm, when the
+ * thread stops), and its ticks for a thread of im are over once
+ * another runs there.  The caller holds no spin lock, as a processor
+ * spinning for it with interrupts off would never answer; it waits
+ * with interrupts on, so that two processors shooting at once each
+ * answer the other.
+ */
+void
+shootdown(Image *im)
+{
+	Mach *m, *me;
+	Proc *p;
+	uint want[MAXMACH];	/* the request each was sent, if shot */
+	int shot[MAXMACH], i;
+
+	pushcli();
+	me = thismach();
+	for(i = 0; i < nmach; i++){
+		m = &mach[i];
+		p = m->proc;
+		shot[i] = m != me && p != nil && p->img == im;
+		if(shot[i]){
+			want[i] = xadd(&m->flushreq, 1) + 1;
+			lapicipi(m->apicid, Tflush);
+		}
+	}
+	popcli();
+	for(i = 0; i < nmach; i++)
+		if(shot[i])
+			while((int)(mach[i].flushdone - want[i]) < 0)
+				pause();
+}
+
+/* The interrupt of shootdown: flush, then say which request that answered. */
+void
+flushintr(void)
+{
+	Mach *m = thismach();
+	uint req = m->flushreq;
+
+	flushtlb();
+	m->flushdone = req;
+	lapiceoi();
 }

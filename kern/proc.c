@@ -108,18 +108,28 @@ newproc(void)
 	p->status = 0;
 	p->parent = nil;
 	p->noteid = p->pid;
-	memset(&p->prof, 0, sizeof p->prof);
-	memset(&p->pcs, 0, sizeof p->pcs);
+	p->img = nil;
+	p->pgdir = nil;
+	p->ticks = p->profticks = 0;
+	profforget(p);
 	memset(p->fd, 0, sizeof p->fd);
 	p->errstr[0] = '\0';
 	p->fpsave = fpclean;
 	return p;
 }
 
-/* Make p Runnable, last in the run queue.  procs must be held. */
+/*
+ * Make p Runnable, last in the run queue, and wake a processor that
+ * idles, if there is one, to take it: else it would wait for that one's
+ * next tick, and under QEMU's -icount for the busy ones to idle too
+ * (tools/test/mp.sh).  procs must be held.
+ */
 static void
 ready(Proc *p)
 {
+	Mach *me = thismach();
+	int i;
+
 	p->state = Runnable;
 	p->rnext = nil;
 	if(runq.tail != nil)
@@ -127,6 +137,12 @@ ready(Proc *p)
 	else
 		runq.head = p;
 	runq.tail = p;
+	for(i = 0; i < nmach; i++)
+		if(mach[i].idling && &mach[i] != me){
+			mach[i].idling = 0;
+			lapicipi(mach[i].apicid, Twake);
+			break;
+		}
 }
 
 /* The first process: /bin/init, in the root directory. */
@@ -136,8 +152,9 @@ userinit(void)
 	static char *argv[] = { "init", nil };
 	Proc *p;
 
-	if((p = newproc()) == nil || (p->pgdir = newpgdir()) == nil)
+	if((p = newproc()) == nil || (p->pgdir = newpgdir()) == nil || (p->img = newimage()) == nil)
 		panic("userinit: no memory");
+	imjoin(p->img, p);
 	strcpy(p->dot, "/");
 	initproc = p;
 	up = p;
@@ -176,8 +193,10 @@ scheduler(void)
 	for(;;){
 		ilock(&procs);
 		if((p = runq.head) == nil){
+			m->idling = 1;
 			unlock(&procs);
 			idle();
+			m->idling = 0;
 			continue;
 		}
 		runq.head = p->rnext;
@@ -318,32 +337,81 @@ wakeup(void *chan)
 	unlock(&procs);
 }
 
-int
-pfork(void)
+/*
+ * Put p in image im with page directory pd, or (nil, nil) out of any,
+ * under procs, so that procdump never reads an image being freed, and
+ * with interrupts off, so that the clock sees both or neither.  The
+ * ticks p ran in the image it leaves count there from now on.
+ */
+void
+procsetimg(Proc *p, Image *im, pte_t *pd)
 {
+	ilock(&procs);
+	if(p->img != nil && p->img != im){
+		xadd(&p->img->ticks, p->ticks);
+		xadd(&p->img->profticks, p->profticks);
+		p->ticks = p->profticks = 0;
+	}
+	p->img = im;
+	p->pgdir = pd;
+	profforget(p);
+	unlock(&procs);
+}
+
+/*
+ * fork, and rfork: with RFMEM the child is a thread of the parent's
+ * image, its page directory the image's below USHARED and a copy of
+ * the parent's stack above; without, it has an image of its own, a
+ * copy of the parent's, profilers and all.
+ */
+int
+pfork(int flags)
+{
+	Image *im = up->img, *nim;
+	pte_t *pd;
 	Proc *np;
 	int i, pid;
 
 	if((np = newproc()) == nil)
 		return seterr(EAGAIN, "no free process");
-	/*
-	 * The profilers' state before the memory: a tick during the copy
-	 * then leaves the child no sample it counts but lacks.
-	 */
-	np->prof = up->prof;
-	np->pcs = up->pcs;
-	profforget(np);
-	if((np->pgdir = copypgdir(up->pgdir)) == nil){
+	nim = im;
+	if((flags & RFMEM) == 0 && (nim = newimage()) == nil){
 		kfree(np->kstack);
 		freeproc(np);
 		return seterr(ENOMEM, nil);
 	}
+	imlock(im);
+	if(flags & RFMEM){
+		if((pd = copypgdir(up->pgdir, USHARED)) != nil)
+			memmove(pd, up->pgdir, PDX(USHARED)*sizeof(pte_t));
+	}else{
+		/*
+		 * The profilers' state before the memory: a tick during the
+		 * copy then leaves the child no sample it counts but lacks.
+		 */
+		nim->prof = im->prof;
+		nim->pcs = im->pcs;
+		nim->hbase = im->hbase;
+		nim->brk = im->brk;
+		pd = copypgdir(up->pgdir, 0);
+	}
+	if(pd != nil){
+		np->pgdir = pd;
+		imjoin(nim, np);
+	}
+	imunlock(im);
+	if(pd == nil){
+		if(nim != im)
+			kfree(nim);
+		kfree(np->kstack);
+		freeproc(np);
+		return seterr(ENOMEM, nil);
+	}
+	procsetimg(np, nim, pd);
 	*np->ureg = *up->ureg;
 	fxsave(&np->fpsave);	/* the parent's registers are in the FPU */
 	np->ureg->ax = 0;
 	np->ureg->dx = 0;
-	np->hbase = up->hbase;
-	np->brk = up->brk;
 	np->parent = up;
 	strcpy(np->name, up->name);
 	strcpy(np->dot, up->dot);
@@ -369,7 +437,6 @@ void
 pexit(int status)
 {
 	Proc *p;
-	pte_t *pd;
 	int i;
 
 	if(up == initproc)
@@ -379,13 +446,7 @@ pexit(int status)
 			cclose(up->fd[i]);
 			up->fd[i] = nil;
 		}
-	up->prof.buf = 0;
-	up->pcs.buf = 0;
-	profforget(up);
-	pd = up->pgdir;
-	up->pgdir = nil;
-	switchkvm();
-	freepgdir(pd);
+	imleave(nil, nil);
 	ilock(&procs);
 	for(p = proc; p < proc + NPROC; p++)
 		if(p->parent == up){
@@ -497,13 +558,13 @@ procdump(char *buf, int n)
 	int len = 0;
 
 	ilock(&procs);
-	len += snprintf(buf, n, "%5s %5s %-7s %8s %s\n", "pid", "ppid", "state", "mem", "name");
+	len += snprintf(buf, n, "%5s %5s %-7s %8s %8s %s\n", "pid", "ppid", "state", "mem", "ticks", "name");
 	for(p = proc; p < proc + NPROC && len < n; p++){
 		if(p->state == Unused)
 			continue;
-		len += snprintf(buf + len, n - len, "%5d %5d %-7s %7dK %s\n", p->pid,
+		len += snprintf(buf + len, n - len, "%5d %5d %-7s %7dK %8d %s\n", p->pid,
 			p->parent ? p->parent->pid : 0, states[p->state],
-			(p->brk - UTZERO + USTACKSIZE)/1024, p->name);
+			p->img != nil ? (p->img->brk - UTZERO + USTACKSIZE)/1024 : 0, p->ticks, p->name);
 	}
 	unlock(&procs);
 	return len < n ? len : n;

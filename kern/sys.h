@@ -42,7 +42,12 @@
 #define SYS_unmount	27
 #define SYS_setnoteid	28
 #define SYS_getwd	29
-#define NSYSCALL	30
+#define SYS_rfork	30
+#define NSYSCALL	31
+
+/* rfork flags, with Plan 9's values: the only two this kernel knows */
+#define RFPROC		(1<<4)	/* a new process */
+#define RFMEM		(1<<5)	/* sharing data, bss and heap: a thread */
 
 /* Error numbers, with Linux's values. */
 #define EPERM		1

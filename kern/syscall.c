@@ -44,6 +44,7 @@ static struct {
 	[SYS_unmount]	{ sysunmount,	2 },
 	[SYS_setnoteid]	{ syssetnoteid,	1 },
 	[SYS_getwd]	{ sysgetwd,	2 },
+	[SYS_rfork]	{ sysrfork,	1 },
 };
 
 enum { NARG = 4 };	/* the most any call takes */

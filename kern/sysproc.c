@@ -1,4 +1,4 @@
-/* The system calls that deal with processes and memory. */
+/* The system calls that deal with processes (sbrk and rfork: kern/image.c). */
 #include "u.h"
 #include "mem.h"
 #include "dat.h"
@@ -15,7 +15,7 @@ long
 sysfork(uint *arg)
 {
 	USED(arg);
-	return pfork();
+	return pfork(0);
 }
 
 /* wait(status): status may be nil. */
@@ -37,44 +37,6 @@ sysgetpid(uint *arg)
 {
 	USED(arg);
 	return up->pid;
-}
-
-/* Unmap the current process's heap pages in [lo, hi). */
-static void
-unmapheap(uintptr lo, uintptr hi)
-{
-	int s = splhi();	/* see profforget */
-
-	unmapuser(up->pgdir, lo, hi);
-	profforget(up);
-	splx(s);
-	flushtlb();
-}
-
-/*
- * sbrk(n): move the end of the heap by n bytes, mapping or unmapping
- * whole pages, and return the old end.  A request for more pages than
- * are free fails at once, not after zeroing them all.
- */
-long
-syssbrk(uint *arg)
-{
-	int n = arg[0];
-	uintptr old = up->brk, new = old + n, top = ROUNDUP(old, BY2PG);
-
-	if(n > 0 && (new < old || new > USTACK - BY2PG
-	|| (new > top && (new - top) / BY2PG > (uint)pagesfree())))
-		return seterr(ENOMEM, nil);
-	if(n < 0 && (new > old || new < up->hbase))
-		return seterr(EINVAL, "sbrk below the heap");
-	if(new > top && mapuser(up->pgdir, top, new) < 0){
-		unmapheap(top, new);
-		return seterr(ENOMEM, nil);
-	}
-	if(n < 0)
-		unmapheap(ROUNDUP(new, BY2PG), top);
-	up->brk = new;
-	return old;
 }
 
 long

@@ -117,6 +117,12 @@ trap(Ureg *u)
 	case Tclock:
 		clock();
 		break;
+	case Tflush:
+		flushintr();
+		break;
+	case Twake:
+		lapiceoi();	/* it has woken from idle's hlt: all it was for */
+		break;
 	case Tspurious:
 		break;	/* the local APIC's: it wants no EOI */
 	case 1:

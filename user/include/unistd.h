@@ -11,6 +11,7 @@
 
 void	_exit(int) __attribute__((noreturn));
 int	fork(void);
+int	rfork(int flags);		/* RFPROC, | RFMEM for a thread: rfork(2) */
 int	wait(int *status);		/* returns the pid of a child that exited */
 int	exec(const char *path, char *const argv[]);
 int	getpid(void);

@@ -2,13 +2,15 @@
  * malloc and free, as in K&R: a circular list of free blocks, sorted by
  * address, each headed by its size in header units.  malloc takes the
  * first block big enough; free puts a block back and merges it with
- * its neighbours.  More memory comes from sbrk.
+ * its neighbours.  More memory comes from sbrk.  One lock keeps the
+ * list whole while several threads (rfork(2)) allocate at once.
  */
 #include <stddef.h>
 #include "stdlib.h"
 #include "string.h"
 #include "errno.h"
 #include "unistd.h"
+#include "lock.h"
 
 typedef union Header Header;
 union Header {
@@ -23,6 +25,9 @@ union Header {
 
 static Header base;		/* an empty block that starts the list */
 static Header *freep;		/* where the last search ended */
+static Lock mlock;		/* base and freep, and the list */
+
+static void	free1(void*);
 
 /* Get at least nu more Headers from the kernel and free them into the list. */
 static Header*
@@ -40,12 +45,13 @@ morecore(size_t nu)
 		return NULL;
 	h = p;
 	h->s.size = nu;
-	free(h + 1);
+	free1(h + 1);
 	return freep;
 }
 
-void*
-malloc(size_t n)
+/* malloc with mlock held */
+static void*
+malloc1(size_t n)
 {
 	Header *p, *prev;
 	size_t nu;
@@ -79,8 +85,20 @@ malloc(size_t n)
 	}
 }
 
-void
-free(void *ap)
+void*
+malloc(size_t n)
+{
+	void *p;
+
+	lock(&mlock);
+	p = malloc1(n);
+	unlock(&mlock);
+	return p;
+}
+
+/* free with mlock held */
+static void
+free1(void *ap)
 {
 	Header *h, *p;
 
@@ -101,6 +119,14 @@ free(void *ap)
 	}else
 		p->s.next = h;
 	freep = p;
+}
+
+void
+free(void *ap)
+{
+	lock(&mlock);
+	free1(ap);
+	unlock(&mlock);
 }
 
 void*

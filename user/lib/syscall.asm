@@ -63,6 +63,7 @@ SYSCALL profil, SYS_profil
 SYSCALL pcsample, SYS_pcsample
 SYSCALL setnoteid, SYS_setnoteid
 SYSCALL getwd, SYS_getwd
+SYSCALL rfork, SYS_rfork
 
 ; long syscall(int num, a1, a2, a3, a4): any call by number.  It
 ; copies the four arguments, the most any call takes, into a new frame

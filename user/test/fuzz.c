@@ -6,7 +6,8 @@
  *
  * Some calls are tamed so that the workers can go on and harm nothing
  * else: the standard input and output are /dev/null, not the console;
- * exit, fork and exec run in a child that exits at once; exec runs no
+ * exit, fork, rfork and exec run in a child that exits at once (and so
+ * does the child rfork may make, a thread or not); exec runs no
  * real program but `echo -n`; kill only kills a child of the worker's
  * own; the paths named are scratch files in /tmp or harmless ones;
  * bind mounts only on the scratch files; sleep is short (at most a
@@ -214,6 +215,7 @@ fuzzcall(void)
 		return;
 	case SYS_exit:
 	case SYS_fork:
+	case SYS_rfork:
 		inchild(num, a);
 		return;
 	case SYS_kill:
