@@ -188,7 +188,7 @@ kexec(char *path, char **argv)
 	name = strrchr(path, '/');
 	strlcpy(up->name, name ? name + 1 : path, NAMELEN);
 	/* A new image, its profilers off; the caller's other threads go on in the old. */
-	nim->hbase = nim->brk = top;
+	nim->hbase = nim->brk = nim->top = top;
 	imleave(nim, pd);
 	memset(up->ureg, 0, sizeof *up->ureg);
 	up->ureg->pc = eh.entry;
@@ -200,7 +200,7 @@ kexec(char *path, char **argv)
 	return 0;
 bad:
 	if(pd != nil)
-		freepgdir(pd);
+		freepgdir(pd, USTACK);	/* segments may have been mapped anywhere below the stack */
 	if(nim != nil)
 		kfree(nim);
 	kfree(buf);
