@@ -220,10 +220,10 @@ typedef struct Pcsample {
  * into the one buffer.
  */
 struct Image {
-	Lock	lk;		/* ref, threads, busy, ticks, profticks */
+	QLock	mem;		/* its memory and profilers' settings: one change at a time (sbrk, fork's copy, rfork, a thread leaving) */
+	Lock	lk;		/* ref, threads, ticks, profticks */
 	int	ref;		/* threads in it */
 	Proc	*threads;	/* them, linked through inext */
-	int	busy;		/* a thread is changing the memory; the others sleep on &busy (imlock) */
 	uintptr	hbase;		/* start of the heap: the end of bss */
 	uintptr	brk;		/* end of the heap */
 	uint	ticks;		/* clock ticks of the threads that left it */

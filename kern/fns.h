@@ -82,8 +82,6 @@ long	sysexec(uint*);
 
 /* image.c */
 Image	*newimage(void);
-void	imlock(Image*);
-void	imunlock(Image*);
 void	imjoin(Image*, Proc*);
 void	imleave(Image*, pte_t*);
 void	imticks(Image*, uint*, uint*);
@@ -103,7 +101,8 @@ int	holding(Lock*);
 void	lock(Lock*);
 void	ilock(Lock*);
 void	unlock(Lock*);
-int	qlock(QLock*);
+void	qlock(QLock*);
+int	qlockintr(QLock*);
 void	qunlock(QLock*);
 void	locktest(char*);
 

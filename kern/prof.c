@@ -73,7 +73,7 @@ sysprofil(uint *arg)
 		if(uvalid(buf, size, 1) < 0)
 			return -1;
 	}
-	imlock(im);
+	qlock(&im->mem);
 	pr->buf = 0;
 	if(im->ref > 1)
 		shootdown(im);
@@ -86,7 +86,7 @@ sysprofil(uint *arg)
 		asm volatile("" ::: "memory");	/* the settings before buf, which turns them on */
 		pr->buf = buf;
 	}
-	imunlock(im);
+	qunlock(&im->mem);
 	return 0;
 }
 
@@ -106,7 +106,7 @@ syspcsample(uint *arg)
 		return seterr(EINVAL, "misaligned samples");
 	if(n > 0 && ((uint)n > (KZERO >> 2) || uvalid(buf, 4*n, 1) < 0))
 		return seterr(EFAULT, nil);
-	imlock(im);
+	qlock(&im->mem);
 	ps->buf = 0;
 	if(im->ref > 1)
 		shootdown(im);
@@ -118,7 +118,7 @@ syspcsample(uint *arg)
 	asm volatile("" ::: "memory");
 	if(n > 0)
 		ps->buf = buf;
-	imunlock(im);
+	qunlock(&im->mem);
 	return prev;
 }
 
