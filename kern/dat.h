@@ -190,16 +190,16 @@ enum { Unused, Embryo, Sleeping, Runnable, Running, Zombie };
  */
 typedef struct Upage {
 	uintptr	va;		/* user address of the page, or 0 */
-	char	*k;		/* its kernel address */
+	uintptr	k;		/* its kernel address less va: a user address plus k is the kernel's */
 } Upage;
 
 /* profil(2) settings of a memory image */
 typedef struct Profil {
-	uintptr	buf;		/* user address of the counters; 0 when off */
+	uintptr	buf;		/* user address of the counters */
 	uint	size;		/* bytes of counters */
 	uint	offset;		/* lowest pc counted */
 	uint	scale;		/* 16.16 fixed point, as the man page */
-	uint	span;		/* pcs from offset that have a counter */
+	uint	span;		/* pcs from offset that have a counter; 0 when off */
 } Profil;
 
 /* pcsample(2) state of a memory image */
