@@ -38,7 +38,7 @@ clock(void)
 		lapicphase(m);
 	if(p != nil){
 		p->ticks++;
-		if((im = p->img) != nil && (im->prof.buf | im->pcs.buf) != 0)
+		if((im = p->img) != nil && (im->prof.span | im->pcs.buf) != 0)
 			profclock(p, im, p->ureg->pc);
 	}
 	lapiceoi();

@@ -190,16 +190,16 @@ enum { Unused, Embryo, Sleeping, Runnable, Running, Zombie };
  */
 typedef struct Upage {
 	uintptr	va;		/* user address of the page, or 0 */
-	char	*k;		/* its kernel address */
+	uintptr	k;		/* its kernel address less va: a user address plus k is the kernel's */
 } Upage;
 
 /* profil(2) settings of a memory image */
 typedef struct Profil {
-	uintptr	buf;		/* user address of the counters; 0 when off */
+	uintptr	buf;		/* user address of the counters */
 	uint	size;		/* bytes of counters */
 	uint	offset;		/* lowest pc counted */
 	uint	scale;		/* 16.16 fixed point, as the man page */
-	uint	span;		/* pcs from offset that have a counter */
+	uint	span;		/* pcs from offset that have a counter; 0 when off */
 } Profil;
 
 /* pcsample(2) state of a memory image */
@@ -220,10 +220,10 @@ typedef struct Pcsample {
  * into the one buffer.
  */
 struct Image {
-	Lock	lk;		/* ref, threads, busy, ticks, profticks */
+	QLock	mem;		/* its memory and profilers' settings: one change at a time (sbrk, fork's copy, rfork, a thread leaving) */
+	Lock	lk;		/* ref, threads, ticks, profticks */
 	int	ref;		/* threads in it */
 	Proc	*threads;	/* them, linked through inext */
-	int	busy;		/* a thread is changing the memory; the others sleep on &busy (imlock) */
 	uintptr	hbase;		/* start of the heap: the end of bss */
 	uintptr	brk;		/* end of the heap */
 	uintptr	top;		/* the pages below USTACK lie under it: the highest end exec or sbrk mapped (kern/mmu.c) */

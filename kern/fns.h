@@ -82,8 +82,6 @@ long	sysexec(uint*);
 
 /* image.c */
 Image	*newimage(void);
-void	imlock(Image*);
-void	imunlock(Image*);
 void	imjoin(Image*, Proc*);
 void	imleave(Image*, pte_t*);
 void	imticks(Image*, uint*, uint*);
@@ -103,7 +101,8 @@ int	holding(Lock*);
 void	lock(Lock*);
 void	ilock(Lock*);
 void	unlock(Lock*);
-int	qlock(QLock*);
+void	qlock(QLock*);
+int	qlockintr(QLock*);
 void	qunlock(QLock*);
 void	locktest(char*);
 
@@ -172,7 +171,7 @@ static inline void*
 upage(pte_t *pd, Upage *c, uintptr va)
 {
 	if(ROUNDDOWN(va, BY2PG) == c->va)
-		return c->k + (va & (BY2PG - 1));
+		return (void*)(va + c->k);
 	return upagefind(pd, c, va);
 }
 
@@ -186,16 +185,19 @@ profclock(Proc *p, Image *im, uint pc)
 	uintptr buf;
 
 	p->profticks++;
+	/* One compare: span is 0 while off, and a pc below offset wraps past it (sysprofil). */
 	d = pc - pr->offset;
-	if((buf = pr->buf) != 0 && pc >= pr->offset && d < pr->span){
-		cnt = upage(p->pgdir, &p->ppg, buf + 2*(uint)(((uvlong)d * pr->scale) >> 17));
+	if(d < pr->span){
+		cnt = upage(p->pgdir, &p->ppg, pr->buf + 2*(uint)(((uvlong)d * pr->scale) >> 17));
 		if(cnt != nil)
 			satinc16(cnt);
 		else
-			pr->buf = 0;
+			pr->span = 0;
 	}
-	if((buf = ps->buf) != 0 && ps->n < ps->max && (i = xadd(&ps->n, 1)) < ps->max){
-		if((s = upage(p->pgdir, &p->spg, buf + 4*i)) != nil)
+	if((buf = ps->buf) != 0){
+		if((i = xadd(&ps->n, 1)) >= ps->max)
+			xadd(&ps->n, -1);	/* full: n stays within a processor or two of max */
+		else if((s = upage(p->pgdir, &p->spg, buf + 4*i)) != nil)
 			*s = pc;
 		else
 			ps->buf = 0;

@@ -42,34 +42,11 @@ newimage(void)
 		return nil;
 	memset(im, 0, sizeof *im);
 	im->lk.name = "image";
+	im->mem.lk.name = "image memory";
 	return im;
 }
 
-/*
- * Changes to an image's memory (sbrk, fork's copy, rfork, a thread
- * leaving) and to its profilers' settings are made one at a time.
- * They may take long, with scheduling points, so the others sleep.
- */
-void
-imlock(Image *im)
-{
-	lock(&im->lk);
-	while(im->busy)
-		sleep(&im->busy, &im->lk);
-	im->busy = 1;
-	unlock(&im->lk);
-}
-
-void
-imunlock(Image *im)
-{
-	lock(&im->lk);
-	im->busy = 0;
-	unlock(&im->lk);
-	wakeup(&im->busy);
-}
-
-/* Add p, with its page directory set up, to im's threads.  im is imlocked, or new. */
+/* Add p, with its page directory set up, to im's threads.  im's mem is held, or im is new. */
 void
 imjoin(Image *im, Proc *p)
 {
@@ -97,7 +74,7 @@ imleave(Image *nim, pte_t *npd)
 	int last;
 
 	procsetimg(up, nil, pd);
-	imlock(im);
+	qlock(&im->mem);
 	lock(&im->lk);
 	for(l = &im->threads; *l != up; l = &(*l)->inext)
 		;
@@ -105,7 +82,7 @@ imleave(Image *nim, pte_t *npd)
 	last = --im->ref == 0;
 	top = im->top;	/* read while im is sure to be there */
 	unlock(&im->lk);
-	imunlock(im);
+	qunlock(&im->mem);
 	if(nim != nil)
 		imjoin(nim, up);
 	procsetimg(up, nim, npd);
@@ -191,7 +168,7 @@ syssbrk(uint *arg)
 	uintptr old, new, top;
 	long r;
 
-	imlock(im);
+	qlock(&im->mem);
 	old = im->brk;
 	new = old + n;
 	top = ROUNDUP(old, BY2PG);
@@ -219,7 +196,7 @@ syssbrk(uint *arg)
 			im->brk = new;
 		}
 	}
-	imunlock(im);
+	qunlock(&im->mem);
 	return r;
 }
 

@@ -28,10 +28,9 @@
  *	heap	kern/alloc.c: the heap
  *	kprof	dev/devkprof.c: kpctl's commands, kpstack's reads (kprof's NMI takes none)
  *	qlock	kern/lock.c: each QLock's own state
- *	image	kern/image.c: an image's threads, count and busy flag; busy
- *		is imlock, a sleeping lock held across sbrk's and fork's
- *		page mapping (pages, and procs at their scheduling points):
- *		a QLock but that a kill does not break it, as exit needs it
+ *	image	kern/image.c: an image's threads and count (its memory is
+ *		the QLock mem, taken first: held across sbrk's and fork's
+ *		page mapping, pages, and procs at their scheduling points)
  *
  *	consin	dev/devcons.c: console input (ilock)
  *	uart	dev/devuart.c: eia1's input, and writes to either port (ilock)
@@ -120,15 +119,15 @@ unlock(Lock *l)
 }
 
 /*
- * Take q, sleeping while another process holds it.  A process killed
- * meanwhile gives up: -1, with EINTR.
+ * Take q, sleeping while another process holds it.  With intr, a
+ * process killed meanwhile gives up: -1, with EINTR.
  */
-int
-qlock(QLock *q)
+static int
+qacquire(QLock *q, int intr)
 {
 	lock(&q->lk);
 	while(q->held){
-		if(up->killed){
+		if(intr && up->killed){
 			unlock(&q->lk);
 			return seterr(EINTR, nil);
 		}
@@ -139,6 +138,20 @@ qlock(QLock *q)
 	q->held = 1;
 	unlock(&q->lk);
 	return 0;
+}
+
+/* Take q, killed or not: for what must be done even then, as exit's leaving its image. */
+void
+qlock(QLock *q)
+{
+	qacquire(q, 0);
+}
+
+/* Take q, unless the process is killed while it waits: -1, with EINTR. */
+int
+qlockintr(QLock *q)
+{
+	return qacquire(q, 1);
 }
 
 /* Let go of q; wake its waiters, if any (wakeup looks at every process). */

@@ -161,8 +161,9 @@ main(uint magic, Mbinfo *mb)
 		panic("cannot build /dev");
 	lapicinit();
 	mpstart();
-	userinit();
+	/* Before init: another processor may run it, and its shell, at once. */
 	print("%d MB, %d free pages, hz %d, %d cpus\n", pagestotal()*BY2PG >> 20, pagesfree(), hz, nmach);
+	userinit();
 	mach[0].phase = 2;	/* the others' ticks are placed after its (lapicphase) */
 	if(nmach > 2)
 		evenclocks = 1;	/* see lapicphase */

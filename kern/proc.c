@@ -380,7 +380,7 @@ pfork(int flags)
 		freeproc(np);
 		return seterr(ENOMEM, nil);
 	}
-	imlock(im);
+	qlock(&im->mem);
 	if(flags & RFMEM){
 		if((pd = copypgdir(up->pgdir, USHARED, im->top)) != nil)
 			memmove(pd, up->pgdir, PDX(USHARED)*sizeof(pte_t));
@@ -400,7 +400,7 @@ pfork(int flags)
 		np->pgdir = pd;
 		imjoin(nim, np);
 	}
-	imunlock(im);
+	qunlock(&im->mem);
 	if(pd == nil){
 		if(nim != im)
 			kfree(nim);

@@ -32,7 +32,7 @@ upagefind(pte_t *pd, Upage *c, uintptr va)
 	if((k = uaddr(pd, ROUNDDOWN(va, BY2PG), 1)) == nil)
 		return nil;
 	c->va = ROUNDDOWN(va, BY2PG);
-	c->k = k;
+	c->k = (uintptr)k - c->va;
 	return k + (va & (BY2PG - 1));
 }
 
@@ -63,7 +63,7 @@ sysprofil(uint *arg)
 	Profil *pr = &im->prof;
 	uintptr buf = arg[0];
 	uint size = arg[1], scale = arg[3];
-	uvlong span;	/* the least pc - offset whose counter would be past the end */
+	uvlong span;	/* the least pc - offset whose counter would be past the end, or past 2^32 */
 
 	if(scale > 0x10000)
 		return seterr(EINVAL, "scale over 0x10000");
@@ -73,20 +73,22 @@ sysprofil(uint *arg)
 		if(uvalid(buf, size, 1) < 0)
 			return -1;
 	}
-	imlock(im);
-	pr->buf = 0;
+	qlock(&im->mem);
+	pr->span = 0;
 	if(im->ref > 1)
 		shootdown(im);
 	if(buf != 0 && scale >= 2){
 		span = (((uvlong)size/2 << 17) + scale - 1) / scale;
+		if(span > 0x100000000ULL - arg[2])
+			span = 0x100000000ULL - arg[2];
+		pr->buf = buf;
 		pr->size = size;
 		pr->offset = arg[2];
 		pr->scale = scale;
+		asm volatile("" ::: "memory");	/* the settings before span, which turns them on */
 		pr->span = span > 0xFFFFFFFF ? 0xFFFFFFFF : span;
-		asm volatile("" ::: "memory");	/* the settings before buf, which turns them on */
-		pr->buf = buf;
 	}
-	imunlock(im);
+	qunlock(&im->mem);
 	return 0;
 }
 
@@ -106,7 +108,7 @@ syspcsample(uint *arg)
 		return seterr(EINVAL, "misaligned samples");
 	if(n > 0 && ((uint)n > (KZERO >> 2) || uvalid(buf, 4*n, 1) < 0))
 		return seterr(EFAULT, nil);
-	imlock(im);
+	qlock(&im->mem);
 	ps->buf = 0;
 	if(im->ref > 1)
 		shootdown(im);
@@ -118,7 +120,7 @@ syspcsample(uint *arg)
 	asm volatile("" ::: "memory");
 	if(n > 0)
 		ps->buf = buf;
-	imunlock(im);
+	qunlock(&im->mem);
 	return prev;
 }
 

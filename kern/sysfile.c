@@ -209,7 +209,7 @@ sysread(uint *arg)
 		return -1;
 	if((c->qid & QDIR) && n < (long)sizeof(Dir))
 		return seterr(EINVAL, "directory read smaller than a Dir");
-	if(qlock(&c->offlk) < 0)
+	if(qlockintr(&c->offlk) < 0)
 		return -1;
 	if(c->qid & QDIR)
 		n = unionread(c, (char*)arg[1], n - n % sizeof(Dir), c->offset);
@@ -236,7 +236,7 @@ syswrite(uint *arg)
 		return seterr(EBADF, "file not open for writing");
 	if(uvalid(arg[1], n, 0) < 0)
 		return -1;
-	if(qlock(&c->offlk) < 0)
+	if(qlockintr(&c->offlk) < 0)
 		return -1;
 	if(c->mode & O_APPEND && devtab[c->type]->stat(c, &d) == 0)
 		c->offset = d.length;
@@ -284,7 +284,7 @@ sysseek(uint *arg)
 		return -1;
 	if(devtab[c->type]->dc == '|')
 		return seterr(ESPIPE, nil);
-	if(qlock(&c->offlk) < 0)
+	if(qlockintr(&c->offlk) < 0)
 		return -1;
 	r = seekchan(c, (int)arg[1], arg[2]);
 	qunlock(&c->offlk);
