@@ -226,6 +226,7 @@ struct Image {
 	Proc	*threads;	/* them, linked through inext */
 	uintptr	hbase;		/* start of the heap: the end of bss */
 	uintptr	brk;		/* end of the heap */
+	uintptr	top;		/* the pages below USTACK lie under it: the highest end exec or sbrk mapped (kern/mmu.c) */
 	uint	ticks;		/* clock ticks of the threads that left it */
 	uint	profticks;	/* of those, ticks with a profiler on */
 	Profil	prof;

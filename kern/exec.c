@@ -75,9 +75,10 @@ copyto(pte_t *pd, uintptr va, void *src, uint n)
 
 /*
  * Load the segments of the program on c into pd, through buf, a page;
- * returns the end of its memory.
+ * returns the end of its memory, or 0 (an end above 2 GB is no
+ * negative error).
  */
-static long
+static uintptr
 loadsegs(Chan *c, Ehdr *eh, pte_t *pd, char *buf)
 {
 	Phdr ph;
@@ -86,19 +87,23 @@ loadsegs(Chan *c, Ehdr *eh, pte_t *pd, char *buf)
 
 	for(i = 0; i < eh->phnum; i++){
 		if(readn(c, &ph, sizeof ph, eh->phoff + i*sizeof ph) < 0)
-			return -1;
+			return 0;
 		if(ph.type != Ptload || ph.memsz == 0)
 			continue;
 		if(ph.filesz > ph.memsz || ph.vaddr < UTZERO
-		|| ph.memsz > USTACK - ph.vaddr || ph.vaddr > USTACK)
-			return seterr(ENOEXEC, "exec: bad segment");
-		if(mapuser(pd, ph.vaddr, ph.vaddr + ph.memsz) < 0)
-			return seterr(ENOMEM, nil);
+		|| ph.memsz > USTACK - ph.vaddr || ph.vaddr > USTACK){
+			seterr(ENOEXEC, "exec: bad segment");
+			return 0;
+		}
+		if(mapuser(pd, ph.vaddr, ph.vaddr + ph.memsz) < 0){
+			seterr(ENOMEM, nil);
+			return 0;
+		}
 		for(off = 0; off < ph.filesz; off += n){
 			n = ph.filesz - off < BY2PG ? ph.filesz - off : BY2PG;
 			if(schedpoint() < 0 || readn(c, buf, n, ph.offset + off) < 0
 			|| copyto(pd, ph.vaddr + off, buf, n) < 0)
-				return -1;
+				return 0;
 		}
 		if((ph.flags & Pfw) == 0)
 			protectuser(pd, ph.vaddr, ph.vaddr + ph.memsz, PTEW);
@@ -144,7 +149,7 @@ kexec(char *path, char **argv)
 	Chan *c;
 	pte_t *pd;
 	Image *nim;
-	long top;
+	uintptr top;
 	uintptr sp;
 	char *name, *buf;
 
@@ -174,7 +179,7 @@ kexec(char *path, char **argv)
 		seterr(ENOMEM, nil);
 		goto bad;
 	}
-	if((top = loadsegs(c, &eh, pd, buf)) < 0)
+	if((top = loadsegs(c, &eh, pd, buf)) == 0)
 		goto bad;
 	if(mapuser(pd, USTACK, USTACKTOP) < 0){
 		seterr(ENOMEM, nil);
@@ -188,7 +193,7 @@ kexec(char *path, char **argv)
 	name = strrchr(path, '/');
 	strlcpy(up->name, name ? name + 1 : path, NAMELEN);
 	/* A new image, its profilers off; the caller's other threads go on in the old. */
-	nim->hbase = nim->brk = top;
+	nim->hbase = nim->brk = nim->top = top;
 	imleave(nim, pd);
 	memset(up->ureg, 0, sizeof *up->ureg);
 	up->ureg->pc = eh.entry;
@@ -200,7 +205,7 @@ kexec(char *path, char **argv)
 	return 0;
 bad:
 	if(pd != nil)
-		freepgdir(pd);
+		freepgdir(pd, USTACK);	/* segments may have been mapped anywhere below the stack */
 	if(nim != nil)
 		kfree(nim);
 	kfree(buf);

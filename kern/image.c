@@ -70,6 +70,7 @@ imleave(Image *nim, pte_t *npd)
 	Image *im = up->img;
 	pte_t *pd = up->pgdir;
 	Proc **l;
+	uintptr top;
 	int last;
 
 	procsetimg(up, nil, pd);
@@ -79,6 +80,7 @@ imleave(Image *nim, pte_t *npd)
 		;
 	*l = up->inext;
 	last = --im->ref == 0;
+	top = im->top;	/* read while im is sure to be there */
 	unlock(&im->lk);
 	qunlock(&im->mem);
 	if(nim != nil)
@@ -89,10 +91,10 @@ imleave(Image *nim, pte_t *npd)
 	else
 		switchkvm();
 	if(last){
-		freepgdir(pd);
+		freepgdir(pd, top);
 		kfree(im);
 	}else{
-		unmapuser(pd, USHARED, KZERO);
+		unmapuser(pd, USHARED, KZERO, top);
 		pagefree(pd);
 	}
 }
@@ -130,17 +132,20 @@ imforget(Image *im)
 
 /*
  * Take the heap pages in [lo, hi) away from the current process's
- * image: unmapped and freed if the process is its only thread, else
- * hidden (see the top of the file).
+ * image: hidden if it has other threads (see the top of the file);
+ * else unmapped and freed, and with them any hidden while it had, up
+ * to im->top, which comes down to lo: fork and exit then look no
+ * further than the heap there is (kern/mmu.c).
  */
 static void
 dropheap(Image *im, uintptr lo, uintptr hi)
 {
 	int s = splhi();
 
-	if(im->ref == 1)
-		unmapuser(up->pgdir, lo, hi);
-	else
+	if(im->ref == 1){
+		unmapuser(up->pgdir, lo, im->top, im->top);
+		im->top = lo;
+	}else
 		protectuser(up->pgdir, lo, hi, PTEU);
 	imforget(im);
 	splx(s);
@@ -173,18 +178,23 @@ syssbrk(uint *arg)
 		r = seterr(ENOMEM, nil);
 	else if(n < 0 && (new > old || new < im->hbase))
 		r = seterr(EINVAL, "sbrk below the heap");
-	else if(new > top && mapuser(up->pgdir, top, new) < 0){
-		/* The new tables, if any, go to all: a thread's own are only above USHARED. */
-		if(im->ref > 1)
-			imsync(im, up->pgdir);
-		dropheap(im, top, new);
-		r = seterr(ENOMEM, nil);
-	}else{
-		if(new > top && im->ref > 1)
-			imsync(im, up->pgdir);
-		if(n < 0)
-			dropheap(im, ROUNDUP(new, BY2PG), top);
-		im->brk = new;
+	else{
+		/* Raised before the pages are mapped: a failed mapuser's are dropped under it. */
+		if(new > im->top)
+			im->top = ROUNDUP(new, BY2PG);
+		if(new > top && mapuser(up->pgdir, top, new) < 0){
+			/* The new tables, if any, go to all: a thread's own are only above USHARED. */
+			if(im->ref > 1)
+				imsync(im, up->pgdir);
+			dropheap(im, top, new);
+			r = seterr(ENOMEM, nil);
+		}else{
+			if(new > top && im->ref > 1)
+				imsync(im, up->pgdir);
+			if(n < 0)
+				dropheap(im, ROUNDUP(new, BY2PG), top);
+			im->brk = new;
+		}
 	}
 	qunlock(&im->mem);
 	return r;

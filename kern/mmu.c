@@ -122,56 +122,100 @@ walkpgdir(pte_t *pd, uintptr va, int alloc)
 	return &pt[PTX(va)];
 }
 
-/* Free the page table over va if it maps nothing now. */
-static void
-freeemptypt(pte_t *pd, uintptr va)
+/*
+ * The index of the first present entry of e (a page table, or the user
+ * half of a page directory) in [j, end), or end.  An absent entry is
+ * 0, and runs of them are passed over eight at a time.
+ */
+static uint
+nextpte(pte_t *e, uint j, uint end)
 {
-	pte_t *pt;
-	int i;
-
-	pt = KADDR(PTEADDR(pd[PDX(va)]));
-	for(i = 0; i < 1024; i++)
-		if(pt[i] & PTEP)
-			return;
-	pd[PDX(va)] = 0;	/* cleared before freed, as the pages below */
-	pagefree(pt);
+	for(; j < end; j++){
+		while(j % 8 == 0 && j + 8 <= end
+		&& (e[j] | e[j+1] | e[j+2] | e[j+3] | e[j+4] | e[j+5] | e[j+6] | e[j+7]) == 0)
+			j += 8;
+		if(j < end && (e[j] & PTEP))
+			return j;
+	}
+	return end;
 }
 
 /*
- * Unmap and free the user pages in [lo, hi), a page table at a time
- * (each maps 4 MB), skipping the tables that are not there, and the
- * page tables left empty: a failed or shrinking sbrk gives them back
- * with its pages, and fork and exit need not look through them again.
- * If pd is in use, the caller reloads cr3 before user code runs.
+ * Most of a user address space is empty, and fork, exit, exec and sbrk
+ * look only where the layout (kern/mem.h) lets user pages be: text,
+ * data and heap in [UTZERO, top), where top is the highest end exec or
+ * sbrk ever mapped in the image (Image.top), and the stack, [USTACK,
+ * USTACKTOP).  So they pay for what is mapped, not for the 768 page
+ * directory slots and 1024 slots a table around it.
+ */
+
+/* The next page table of pd, from slot i to last, where pages can be under top; or last+1. */
+static uint
+nextpt(pte_t *pd, uint i, uint last, uintptr top)
+{
+	uint j;
+
+	if(top > 0 && i <= PDX(top - 1)){
+		j = nextpte(pd, i, (PDX(top - 1) < last ? PDX(top - 1) : last) + 1);
+		if(j <= PDX(top - 1) && j <= last)
+			return j;
+		i = PDX(top - 1) + 1;
+	}
+	if(i < PDX(USTACK))
+		i = PDX(USTACK);
+	return nextpte(pd, i, last + 1);
+}
+
+/* The slots [*lo, *hi) of page table i where pages can be under top. */
+static void
+ptspan(uint i, uintptr top, uint *lo, uint *hi)
+{
+	uintptr base = (uintptr)i << 22;
+
+	*lo = 0;
+	*hi = 0;
+	if(top > base)
+		*hi = top - base >= BY2BIGPG ? 1024 : PTX(top - 1) + 1;
+	if(i == PDX(USTACK)){
+		if(*hi == 0)
+			*lo = PTX(USTACK);
+		*hi = 1024;
+	}
+}
+
+/*
+ * Unmap and free the user pages in [lo, hi) of an image whose pages
+ * lie under top (see above), and the page tables left empty: a failed
+ * or shrinking sbrk gives them back with its pages, and fork and exit
+ * need not look through them again.  If pd is in use, the caller
+ * reloads cr3 before user code runs.
  */
 void
-unmapuser(pte_t *pd, uintptr lo, uintptr hi)
+unmapuser(pte_t *pd, uintptr lo, uintptr hi, uintptr top)
 {
-	uintptr va, start, end;
+	uint i, j, jlo, jhi, slo, shi, last;
 	pte_t *pt;
 	void *pg;
 
 	if(hi > KZERO)
 		hi = KZERO;
-	for(va = ROUNDDOWN(lo, BY2PG); va < hi; va = end){
-		start = va;
-		end = ROUNDDOWN(va, BY2BIGPG) + BY2BIGPG;
-		if(end > hi)
-			end = hi;
-		if((pd[PDX(va)] & PTEP) == 0)
-			continue;
-		pt = KADDR(PTEADDR(pd[PDX(va)]));
-		for(; va < end; va += BY2PG)
-			if(pt[PTX(va)] & PTEP){
-				pg = KADDR(PTEADDR(pt[PTX(va)]));
-				pt[PTX(va)] = 0;	/* before the free: see profforget */
-				pagefree(pg);
-			}
-		if(start % BY2BIGPG == 0 && end % BY2BIGPG == 0){
-			pd[PDX(start)] = 0;	/* cleared before freed, as the pages above */
+	if(lo >= hi)
+		return;
+	last = PDX(hi - 1);
+	for(i = nextpt(pd, PDX(lo), last, top); i <= last; i = nextpt(pd, i + 1, last, top)){
+		ptspan(i, top, &slo, &shi);
+		jlo = i == PDX(lo) && PTX(lo) > slo ? PTX(lo) : slo;
+		jhi = i == last && PTX(hi - 1) + 1 < shi ? PTX(hi - 1) + 1 : shi;
+		pt = KADDR(PTEADDR(pd[i]));
+		for(j = nextpte(pt, jlo, jhi); j < jhi; j = nextpte(pt, j + 1, jhi)){
+			pg = KADDR(PTEADDR(pt[j]));
+			pt[j] = 0;	/* before the free: see profforget */
+			pagefree(pg);
+		}
+		if((jlo == slo && jhi >= shi) || nextpte(pt, slo, shi) == shi){
+			pd[i] = 0;	/* cleared before freed, as the pages above */
 			pagefree(pt);
-		}else
-			freeemptypt(pd, start);
+		}
 	}
 }
 
@@ -224,38 +268,35 @@ protectuser(pte_t *pd, uintptr lo, uintptr hi, uint bits)
 			*pte &= ~bits;
 }
 
-/* Free a page directory and all the user memory and page tables under it. */
+/* Free a page directory and all the user memory (under top) and page tables under it. */
 void
-freepgdir(pte_t *pd)
+freepgdir(pte_t *pd, uintptr top)
 {
-	unmapuser(pd, 0, KZERO);
+	unmapuser(pd, 0, KZERO, top);
 	pagefree(pd);
 }
 
 /*
- * A copy of the user address space from lo (a multiple of 4 MB) up,
- * for fork (from 0) and rfork(RFMEM) (the stack, from USHARED); nil if
- * memory ran out or the process was killed.  It goes through the page
- * tables there are, not every address, and makes the child a table
- * only where there is a page to copy.
+ * A copy of the user address space (its pages under top) from lo (a
+ * multiple of 4 MB) up, for fork (from 0) and rfork(RFMEM) (the stack,
+ * from USHARED); nil if memory ran out or the process was killed.  It
+ * goes through the page tables there are, where pages can be, and
+ * makes the child a table only where there is a page to copy.
  */
 pte_t*
-copypgdir(pte_t *pd, uintptr lo)
+copypgdir(pte_t *pd, uintptr lo, uintptr top)
 {
 	pte_t *npd, *pt, *npt;
-	uint i, j;
+	uint i, j, slo, shi;
 	void *pg;
 
 	if((npd = newpgdir()) == nil)
 		return nil;
-	for(i = PDX(lo); i < PDX(KZERO); i++){
-		if((pd[i] & PTEP) == 0)
-			continue;
+	for(i = nextpt(pd, PDX(lo), PDX(KZERO) - 1, top); i < PDX(KZERO); i = nextpt(pd, i + 1, PDX(KZERO) - 1, top)){
 		pt = KADDR(PTEADDR(pd[i]));
 		npt = nil;
-		for(j = 0; j < 1024; j++){
-			if((pt[j] & PTEP) == 0)
-				continue;
+		ptspan(i, top, &slo, &shi);
+		for(j = nextpte(pt, slo, shi); j < shi; j = nextpte(pt, j + 1, shi)){
 			if(npt == nil){
 				if((npt = pagealloc(1)) == nil)
 					goto fail;
@@ -269,7 +310,7 @@ copypgdir(pte_t *pd, uintptr lo)
 	}
 	return npd;
 fail:
-	freepgdir(npd);
+	freepgdir(npd, top);
 	return nil;
 }
 

@@ -382,7 +382,7 @@ pfork(int flags)
 	}
 	qlock(&im->mem);
 	if(flags & RFMEM){
-		if((pd = copypgdir(up->pgdir, USHARED)) != nil)
+		if((pd = copypgdir(up->pgdir, USHARED, im->top)) != nil)
 			memmove(pd, up->pgdir, PDX(USHARED)*sizeof(pte_t));
 	}else{
 		/*
@@ -393,7 +393,8 @@ pfork(int flags)
 		nim->pcs = im->pcs;
 		nim->hbase = im->hbase;
 		nim->brk = im->brk;
-		pd = copypgdir(up->pgdir, 0);
+		nim->top = im->top;
+		pd = copypgdir(up->pgdir, 0, im->top);
 	}
 	if(pd != nil){
 		np->pgdir = pd;

@@ -106,6 +106,8 @@ for call in sbrk fork exec; do
 done
 has cpu-flags '^atk_cpu: kernel alive$'
 has elf-malformed '^atk_elf: after: '
+has elf-bss-under-stack '^atk_elf: bss under the stack: status 0$'
+has elf-bss-far-up '^atk_elf: bss far up: status 0$'
 check elf-pages-back [ "$(sed -nE 's/^atk_elf: (before|after): pages [0-9]+ free ([0-9]+).*/\2/p' <<<"$out" | sort -u | wc -l)" = 1 ]
 has names-odd '^atk_names: kernel alive$'
 survived review2

@@ -5,6 +5,7 @@
  * overlapping segments, and one that asks for all of memory.  Each
  * exec must fail with ENOEXEC/ENOMEM or the program must die with the
  * fault message; the kernel must survive and give back every page.
+ * Two good ones with a page of bss far from the rest must run.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +121,20 @@ main(void)
 		ph(1)->vaddr = ph(0)->vaddr; ph(1)->flags = 4;
 		try("overlapping, second read-only", norig);
 	}
+
+	/*
+	 * Good programs with a third segment, one page of bss, where the
+	 * kernel's page-table walks must find it: just under the stack, in
+	 * the stack's page table, and far above the rest.  (The headers
+	 * have room for it before the first segment's page.)
+	 */
+	memmove(elf, orig, norig);
+	phnum = 3;
+	memmove(elf + 44, &phnum, 2);
+	*ph(2) = (Phdr){ 1, 0, 0xBFFEF000, 0, 0, 0x1000, 6, 0x1000 };
+	try("bss under the stack", norig);
+	*ph(2) = (Phdr){ 1, 0, 0x80000000, 0, 0, 0x1000, 6, 0x1000 };
+	try("bss far up", norig);
 
 	memmove(elf, orig, norig);
 	try("truncated", 60);
