@@ -116,20 +116,11 @@ work(unsigned int start, long secs, unsigned int seed)
 static unsigned long
 profiled(void)
 {
-	char buf[64], *p;
-	long n;
-	int fd;
+	unsigned long ticks, prof;
 
-	if((fd = open("/dev/proctime", O_RDONLY)) < 0)
-		fatal("can't open /dev/proctime");
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if(n <= 0)
+	if(proctime(&ticks, &prof) < 0)
 		fatal("can't read /dev/proctime");
-	buf[n] = '\0';
-	if((p = strstr(buf, "profiled ")) == NULL)
-		fatal("/dev/proctime: no profiled ticks");
-	return strtoul(p + 9, NULL, 10);
+	return prof;
 }
 
 /* Credit the samples to the functions of this program, and print them as prof would. */

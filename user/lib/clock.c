@@ -1,6 +1,12 @@
-/* clockticks: the clock ticks since boot, and HZ, from /dev/time ("TICKS HZ\n"). */
+/*
+ * clockticks: the clock ticks since boot, and HZ, from /dev/time
+ * ("TICKS HZ\n"); proctime: the ticks the calling process's threads
+ * have run, and of them with a profiler on, from /dev/proctime
+ * ("ticks N profiled M\n").
+ */
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "clock.h"
 
@@ -23,4 +29,26 @@ clockticks(unsigned int *hz)
 	n = strtoul(buf, &p, 10);
 	*hz = strtoul(p, NULL, 10);
 	return n;
+}
+
+/* *ticks and *profiled, for the calling process's threads; -1 if /dev/proctime is unreadable. */
+int
+proctime(unsigned long *ticks, unsigned long *profiled)
+{
+	char buf[64], *p;
+	long n;
+	int fd;
+
+	if((fd = open("/dev/proctime", O_RDONLY)) < 0)
+		return -1;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if(n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if(strncmp(buf, "ticks ", 6) != 0 || (p = strstr(buf, " profiled ")) == NULL)
+		return -1;
+	*ticks = strtoul(buf + 6, NULL, 10);
+	*profiled = strtoul(p + 10, NULL, 10);
+	return 0;
 }

@@ -117,17 +117,11 @@ spin(unsigned long n)
 static unsigned long
 profiled(void)
 {
-	char buf[64], *p;
-	long n;
-	int fd;
+	unsigned long ticks, prof;
 
-	if((fd = open("/dev/proctime", O_RDONLY)) < 0)
+	if(proctime(&ticks, &prof) < 0)
 		fatal("/dev/proctime");
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if(n <= 0 || (buf[n] = '\0', p = strstr(buf, "profiled ")) == NULL)
-		fatal("/dev/proctime");
-	return strtoul(p + 9, NULL, 10);
+	return prof;
 }
 
 static unsigned long
