@@ -130,8 +130,6 @@ insn(char *name)
 		asm volatile("movl %0, %%cr3" : : "r"(0));
 	else if(strcmp(name, "clts") == 0)
 		asm volatile("clts");
-	else if(strcmp(name, "wbinvd") == 0)
-		asm volatile("wbinvd");
 	else if(strcmp(name, "rdmsr") == 0)
 		asm volatile("rdmsr" : : "c"(0x10) : "eax", "edx");
 	else if(strcmp(name, "dr7") == 0)

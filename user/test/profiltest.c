@@ -101,15 +101,23 @@ now(void)
 	return t;
 }
 
-/* Spin in spinloop for n ticks; returns the ticks that passed. */
+/*
+ * Spin in spinloop for n ticks; returns the ticks that passed.  The
+ * rounds between looks at the clock vary, from CHUNK/2 to 3*CHUNK/2:
+ * under -d a loop of fixed length can lock its phase to the clock's,
+ * and its few ticks then land in the clock reads again and again.
+ */
 static unsigned long
 spin(unsigned long n)
 {
+	static unsigned int seed = 1;
 	unsigned long t0, t;
 
 	t0 = now();
-	while((t = now()) - t0 < n)
-		spinloop(CHUNK);
+	while((t = now()) - t0 < n){
+		seed = seed*1103515245 + 12345;
+		spinloop(CHUNK/2 + (seed >> 8) % CHUNK);
+	}
 	return t - t0;
 }
 
