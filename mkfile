@@ -170,8 +170,8 @@ HOSTTESTS=kprof prof tartest fmttest stringtest regexptest mcounttest
 tools:V: o/host/kprof o/host/prof ${HOSTTESTS:%=o/host/%} ${HOSTTESTS:%=o/host/%-san} o/host/stringtest32 o/host/mcounttest-tsan
 
 # The host's kprof also has -l, source lines, through elfutils' libdw.
-KPROFSRC=user/kprof.c user/lib/elfsym.c user/lib/kpstack.c user/lib/flame.c tools/srcline.c
-KPROFHDR=user/include/elfsym.h user/include/kpstack.h
+KPROFSRC=user/kprof.c user/lib/elfsym.c user/lib/kpdata.c user/lib/kpcmp.c user/lib/kpstack.c user/lib/flame.c tools/srcline.c
+KPROFHDR=user/include/elfsym.h user/include/kpstack.h user/include/kpdata.h
 PROFSRC=user/prof.c user/lib/elfsym.c
 TARTESTSRC=tools/test/tartest.c kern/tar.c
 FMTTESTSRC=tools/test/fmttest.c kern/fmt.c

@@ -5,6 +5,7 @@
  *	kprof -s kernel kpstack [kpdata]
  *	kprof -g kernel kpstack [kpdata]
  *	kprof -l [-h hz] kernel kpdata		(on the host)
+ *	kprof -c [-x sym]... kernel exact sampled
  *
  * kpdata (see kprof(3)) is an array of 4-byte big-endian counts: the
  * clock ticks while profiling was on, the ticks that found the kernel
@@ -26,7 +27,9 @@
  * as an SVG flame graph (user/lib/flame.c); with kpdata, the stacks
  * must add up to its kernel ticks.  -l lists the busiest source lines
  * from the kernel's DWARF line table, through libdw, which only the
- * host has (tools/srcline.c).
+ * host has (tools/srcline.c).  -c holds a profile against an exact
+ * count of instructions in kpdata's form, with the error that sampling
+ * alone makes (user/lib/kpcmp.c); -x leaves a function out of both.
  *
  * The symbols, the crediting and the rows are user/lib/elfsym.c's,
  * shared with prof.  The same source builds for the guest and for the
@@ -41,9 +44,9 @@
 #include <unistd.h>
 #include "elfsym.h"
 #include "kpstack.h"
+#include "kpdata.h"
 
 enum {
-	BINSIZE		= 8,	/* bytes of kernel text per count */
 	DEFHZ		= 100,	/* clock rate when nothing says */
 };
 
@@ -52,7 +55,8 @@ usage(void)
 {
 	fprintf(stderr, "usage: kprof [-h hz] kernel kpdata\n"
 		"       kprof -s|-g kernel kpstack [kpdata]\n"
-		"       kprof -l [-h hz] kernel kpdata\n");
+		"       kprof -l [-h hz] kernel kpdata\n"
+		"       kprof -c [-x sym]... kernel exact sampled\n");
 	exit(1);
 }
 
@@ -65,62 +69,6 @@ emalloc(size_t n)
 	if(p == NULL)
 		fatal("out of memory");
 	return p;
-}
-
-static uint8_t*
-ereadfile(const char *path, size_t hint, size_t *lenp)
-{
-	uint8_t *buf;
-
-	buf = readfile(path, hint, lenp);
-	if(buf == NULL)
-		fatal("%s: %s", path, strerror(errno));
-	return buf;
-}
-
-static uint32_t
-be32(const uint8_t *p)
-{
-	return (uint32_t)p[0]<<24 | (uint32_t)p[1]<<16 | (uint32_t)p[2]<<8 | p[3];
-}
-
-/*
- * Read the profile at path, for a kernel text of nbins bins, into an
- * array of counts, and check that they add up: the kernel ticks are
- * some of all the ticks, and the bins share out the kernel ticks (a
- * count stops at 2^32-1 rather than wrap, so the bins may add up to
- * more than a kernel count that has stopped).
- */
-static uint32_t*
-readdata(const char *path, uint64_t nbins)
-{
-	uint8_t *buf;
-	uint32_t *cell;
-	uint64_t sum;
-	size_t len, i;
-
-	buf = ereadfile(path, 4*(nbins + 2), &len);
-	if(len < 8)
-		fatal("%s: too short (%lu bytes)", path, (unsigned long)len);
-	if(len % 4 != 0)
-		fatal("%s: length %lu is not a multiple of 4", path, (unsigned long)len);
-	if(len/4 - 2 != nbins)
-		fatal("%s has %lu bins, kernel text has %llu", path,
-			(unsigned long)(len/4 - 2), (unsigned long long)nbins);
-	cell = emalloc(len/4 * sizeof cell[0]);
-	for(i = 0; i < len/4; i++)
-		cell[i] = be32(buf + 4*i);
-	free(buf);
-	if(cell[1] > cell[0])
-		fatal("%s: more kernel ticks (%u) than ticks (%u)", path,
-			(unsigned)cell[1], (unsigned)cell[0]);
-	sum = 0;
-	for(i = 2; i < len/4; i++)
-		sum += cell[i];
-	if(sum != cell[1] && !(cell[1] == 0xFFFFFFFF && sum > cell[1]))
-		fatal("%s: the bins add up to %llu ticks, not the %u kernel ticks", path,
-			(unsigned long long)sum, (unsigned)cell[1]);
-	return cell;
 }
 
 /* Parse a clock rate: a decimal number from 1 to 1000000, else 0. */
@@ -246,7 +194,7 @@ report(Symtab *k, const char *path, const uint32_t *cell, uint64_t nbins, unsign
 	totals(k, cell, hz);
 	for(i = 0; i < nbins; i++)
 		if(cell[2+i] != 0)
-			symcredit(k, k->textbase + i*BINSIZE, cell[2+i]);
+			symcredit(k, k->textbase + i*KPBINSIZE, cell[2+i]);
 	symprint(k, cell[1], hz);
 }
 
@@ -262,7 +210,7 @@ loadstacks(Stacks *st, Symtab *k, const char *kpstack, const char *kpdata)
 	stackload(st, k, kpstack);
 	if(kpdata == NULL)
 		return;
-	cell = readdata(kpdata, ((uint64_t)k->textsize + BINSIZE-1) / BINSIZE);
+	cell = kpread(kpdata, kpnbins(k));
 	if(st->total != cell[1] && !(cell[1] == 0xFFFFFFFF && st->total > cell[1]))
 		fatal("%s: the stacks add up to %llu ticks, not the %u kernel ticks of %s",
 			kpstack, (unsigned long long)st->total, (unsigned)cell[1], kpdata);
@@ -278,23 +226,28 @@ main(int argc, char *argv[])
 	uint64_t nbins;
 	unsigned long hz;
 	const char *arg, *err;
-	int i, mode;
+	char **omit;
+	int i, mode, nomit, flag;
 
 	argv0 = "kprof";
 	hz = 0;
 	mode = 0;
+	omit = emalloc(argc * sizeof omit[0]);
+	nomit = 0;
 	for(i = 1; i < argc && argv[i][0] == '-'; i++){
 		if(strcmp(argv[i], "--") == 0){
 			i++;
 			break;
 		}
-		if(strcmp(argv[i], "-s") == 0 || strcmp(argv[i], "-g") == 0 || strcmp(argv[i], "-l") == 0){
+		if(strcmp(argv[i], "-s") == 0 || strcmp(argv[i], "-g") == 0
+		|| strcmp(argv[i], "-l") == 0 || strcmp(argv[i], "-c") == 0){
 			if(mode != 0)
 				usage();
 			mode = argv[i][1];
 			continue;
 		}
-		if(argv[i][1] != 'h')
+		flag = argv[i][1];
+		if(flag != 'h' && flag != 'x')
 			usage();
 		if(argv[i][2] != '\0')
 			arg = argv[i] + 2;
@@ -302,12 +255,21 @@ main(int argc, char *argv[])
 			arg = argv[++i];
 		else
 			usage();
+		if(flag == 'x'){
+			omit[nomit++] = (char*)arg;
+			continue;
+		}
 		hz = parsehz(arg);
 		if(hz == 0)
 			fatal("bad hz: %s", arg);
 	}
+	if(nomit > 0 && mode != 'c')
+		usage();
 	if(mode == 's' || mode == 'g'){
 		if(hz != 0 || argc - i < 2 || argc - i > 3)
+			usage();
+	}else if(mode == 'c'){
+		if(hz != 0 || argc - i != 3)
 			usage();
 	}else if(argc - i != 2)
 		usage();
@@ -324,14 +286,22 @@ main(int argc, char *argv[])
 			flamegraph(&st);
 		stackfree(&st);
 		symfree(&k);
+		free(omit);
 		return 0;
 	}
-	nbins = ((uint64_t)k.textsize + BINSIZE-1) / BINSIZE;
-	cell = readdata(argv[i+1], nbins);
+	if(mode == 'c'){
+		kpcompare(&k, argv[i+1], argv[i+2], omit, nomit);
+		symfree(&k);
+		free(omit);
+		return 0;
+	}
+	nbins = kpnbins(&k);
+	cell = kpread(argv[i+1], nbins);
 	if(hz == 0)
 		hz = kernelhz(argv[i+1]);
 	report(&k, argv[i], cell, nbins, hz, mode == 'l');
 	free(cell);
+	free(omit);
 	symfree(&k);
 	return 0;
 }
