@@ -226,10 +226,10 @@ srclines(Symtab *k, const char *path, const uint32_t *cell, uint64_t nbins, unsi
 
 	qsort(r, m, sizeof r[0], byticks);
 	total = cell[1];
-	printf("ms\t  %%\tsym\tline\n");
+	printf("%s\t  %%\tsym\tline\n", hz == 0 ? "ticks" : "ms");
 	for(j = 0; j < m && total > 0; j++){
 		tenths = (r[j].ticks*1000 + total/2) / total;
-		printf("%llu\t%3llu.%llu\t%s\t", (unsigned long long)(r[j].ticks*1000 / hz),
+		printf("%llu\t%3llu.%llu\t%s\t", (unsigned long long)(hz == 0 ? r[j].ticks : r[j].ticks*1000 / hz),
 			(unsigned long long)(tenths / 10), (unsigned long long)(tenths % 10), r[j].sym);
 		if(r[j].file == NULL)
 			printf("-\t(no line table: assembly)\n");

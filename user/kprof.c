@@ -20,7 +20,8 @@
  *	5000	 50.0	idle
  *
  * The clock rate comes from -h, else from the kpctl status line beside
- * kpdata (or /dev/kpctl), else is taken to be 100.
+ * kpdata (or /dev/kpctl); with neither, kprof says so and prints ticks
+ * rather than guess.
  *
  * kpstack holds the kernel's call stacks: -s prints them folded, a line
  * each, `root;...;leaf ticks' (user/lib/kpstack.c), and -g draws them
@@ -45,10 +46,6 @@
 #include "elfsym.h"
 #include "kpstack.h"
 #include "kpdata.h"
-
-enum {
-	DEFHZ		= 100,	/* clock rate when nothing says */
-};
 
 static void
 usage(void)
@@ -140,7 +137,7 @@ ctlhz(const char *path)
 	return hz;
 }
 
-/* The clock rate of the kernel that made the data at datapath. */
+/* The clock rate of the kernel that made the data at datapath, or 0 if nothing says. */
 static unsigned long
 kernelhz(const char *datapath)
 {
@@ -158,18 +155,22 @@ kernelhz(const char *datapath)
 	free(ctl);
 	if(hz == 0)
 		hz = ctlhz("/dev/kpctl");
-	if(hz == 0)
-		hz = DEFHZ;
 	return hz;
 }
 
-/* Print the profile's first lines: the ticks, where text starts, and HZ. */
+/*
+ * Print the profile's first lines: the ticks, where text starts, and
+ * HZ, or with none known (hz 0), that the rows are in ticks.
+ */
 void
 totals(Symtab *k, const uint32_t *cell, unsigned long hz)
 {
 	printf("total: %u\tin kernel text: %u\toutside kernel text: %lld\n",
 		(unsigned)cell[0], (unsigned)cell[1], (long long)cell[0] - (long long)cell[1]);
-	printf("KTZERO %08x\tHZ %lu\n", (unsigned)k->textbase, hz);
+	if(hz == 0)
+		printf("KTZERO %08x\tHZ unknown (no -h, no kpctl): ticks, not ms\n", (unsigned)k->textbase);
+	else
+		printf("KTZERO %08x\tHZ %lu\n", (unsigned)k->textbase, hz);
 }
 
 /*

@@ -84,7 +84,7 @@ mkdata d2 40 27 14
 want '' 'kprof: s1: the stacks add up to 28 ticks, not the 27 kernel ticks of d2\n'
 expect folded-sum-differs 1 -s sk s1 d2
 mkdata d3 40 28 13
-want '' 'kprof: d3 has 13 bins, kernel text has 14\n'
+want '' 'kprof: d3: truncated at byte 60 of 64 (kernel text has 14 bins)\n'
 expect folded-kpdata-bins 1 -s sk s1 d3
 # A kernel count stopped at 2^32-1 is less than the stacks' sum.
 printf '4294967295 c0100012\n4294967295 c0100032\n' >sat
@@ -196,6 +196,9 @@ bad1() {
 	want '' "$msg"
 	expect "$name" 1 -s sk "$@"
 }
+# A file cut short, here inside a pc, says so, not that the pc is bad.
+printf '5 c0100012\n3 c01' >b
+bad1 truncated "kprof: b: truncated at byte 17: the last line has no newline\n" b
 printf '5 c0100012\n3 c0100012 xyz\n' >b
 bad1 bad-pc "kprof: b:2: pc \`xyz' is not a hex number\n" b
 printf '5 c0100012\n5x c0100012\n' >b

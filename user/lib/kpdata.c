@@ -28,7 +28,8 @@ kpnbins(Symtab *k)
 
 /*
  * Read the profile at path, for a kernel text of nbins bins, into an
- * array of counts, and check that they add up: the kernel ticks are
+ * array of counts, and check that it has a cell for each bin (a file
+ * cut short says where) and that they add up: the kernel ticks are
  * some of all the ticks, and the bins share out the kernel ticks (a
  * count stops at 2^32-1 rather than wrap, so the bins may add up to
  * more than a kernel count that has stopped).  Exits with a message
@@ -45,13 +46,12 @@ kpread(const char *path, uint64_t nbins)
 	buf = readfile(path, 4*(nbins + 2), &len);
 	if(buf == NULL)
 		fatal("%s: %s", path, strerror(errno));
-	if(len < 8)
-		fatal("%s: too short (%lu bytes)", path, (unsigned long)len);
-	if(len % 4 != 0)
-		fatal("%s: length %lu is not a multiple of 4", path, (unsigned long)len);
-	if(len/4 - 2 != nbins)
-		fatal("%s has %lu bins, kernel text has %llu", path,
-			(unsigned long)(len/4 - 2), (unsigned long long)nbins);
+	if(len < 4*(nbins + 2))
+		fatal("%s: truncated at byte %lu of %llu (kernel text has %llu bins)", path,
+			(unsigned long)len, (unsigned long long)(4*(nbins + 2)), (unsigned long long)nbins);
+	if(len > 4*(nbins + 2))
+		fatal("%s: %lu bytes, more than the %llu of kernel text's %llu bins", path,
+			(unsigned long)len, (unsigned long long)(4*(nbins + 2)), (unsigned long long)nbins);
 	cell = malloc(len/4 * sizeof cell[0]);
 	if(cell == NULL)
 		fatal("out of memory");

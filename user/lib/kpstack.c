@@ -11,9 +11,11 @@
  * the function whose text holds it, padding to the function before);
  * a pc before the first symbol is named by its address in hex.
  *
- * Anything else in the file is an error, reported with its line.  The
- * time taken is linear in the file, and n log n in its lines for the
- * sorts; a name is compared with the others once, not once a frame.
+ * Every line ends with a newline: a file that does not was cut short,
+ * and says where.  Anything else in the file is an error, reported
+ * with its line.  The time taken is linear in the file, and n log n in
+ * its lines for the sorts; a name is compared with the others once,
+ * not once a frame.
  */
 #include <stdarg.h>
 #include <errno.h>
@@ -370,6 +372,8 @@ stackload(Stacks *s, Symtab *k, const char *path)
 	buf = (char*)readfile(path, 0, &len);
 	if(buf == NULL)
 		fatal("%s: %s", path, strerror(errno));
+	if(len > 0 && buf[len-1] != '\n')
+		fatal("%s: truncated at byte %lu: the last line has no newline", path, (unsigned long)len);
 	parse(s, k, path, buf, buf + len);
 	free(buf);
 	name(s, k);
