@@ -146,18 +146,33 @@ ms\t  %%\tsym
 '
 expect kpctl-hz 0 k1 dev/kpdata
 
-# -h wins over kpctl.
+# kpctl is checked against kprof's own: -h, the bin size, the text.
+want '' 'kprof: -h 1000, but dev/kpctl says hz 250\n'
+expect h-not-kpctl 1 -h 1000 k1 dev/kpdata
 want 'total: 2000\tin kernel text: 1000\toutside kernel text: 1000
-KTZERO c0100000\tHZ 1000
+KTZERO c0100000\tHZ 250
 ms\t  %%\tsym
-470\t 47.0\tidle
-300\t 30.0\tf
-100\t 10.0\tg
-60\t  6.0\tstart
-40\t  4.0\tlbl
-30\t  3.0\th
+1880\t 47.0\tidle
+1200\t 30.0\tf
+400\t 10.0\tg
+240\t  6.0\tstart
+160\t  4.0\tlbl
+120\t  3.0\th
 '
-expect h-over-kpctl 0 -h 1000 k1 dev/kpdata
+expect h-as-kpctl 0 -h 250 k1 dev/kpdata
+mkdir -p bin16 text etext
+cp d1 bin16/kpdata
+cp d1 text/kpdata
+cp d1 etext/kpdata
+echo 'off hz 250 bin 16 text 0xc0100000 etext 0xc0100094' >bin16/kpctl
+echo 'off hz 250 bin 8 text 0xc0200000 etext 0xc0200094' >text/kpctl
+echo 'off hz 250 bin 8 text 0xc0100000 etext 0xc0100098 cpus 2 cut 0' >etext/kpctl
+want '' 'kprof: bin16/kpctl: bins of 16 bytes, but kprof'"'"'s are 8\n'
+expect kpctl-bin 1 k1 bin16/kpdata
+want '' 'kprof: text/kpctl: kernel text at 0xc0200000, but k1'"'"'s is at 0xc0100000: another kernel\n'
+expect kpctl-text 1 k1 text/kpdata
+want '' 'kprof: etext/kpctl: kernel text ends at 0xc0100098, but k1'"'"'s at 0xc0100094: another kernel\n'
+expect kpctl-etext 1 k1 etext/kpdata
 
 # Equal counts sort by name; percentages round to the nearest tenth.
 mkdata d2 3 3 19 14:1 2:1 10:1
@@ -260,7 +275,7 @@ want '' 'kprof: nosuch: No such file or directory\n'
 expect missing-kpdata 1 -h 100 k1 nosuch
 
 # Usage.
-want '' 'usage: kprof [-h hz] kernel kpdata\n       kprof -s|-g kernel kpstack [kpdata]\n       kprof -l [-h hz] kernel kpdata\n       kprof -c [-x sym]... kernel exact sampled\n'
+want '' 'usage: kprof [-h hz] kernel kpdata\n       kprof -s|-g kernel kpstack [kpdata]\n       kprof -c [-x sym]... kernel exact sampled\n'
 expect no-arguments 1
 expect one-argument 1 k1
 expect three-arguments 1 k1 d1 d1

@@ -4,7 +4,7 @@
  * first, merging those whose names are the same.
  *
  * A line of kpstack is `count pc0 pc1 ... pcK': a decimal count of
- * ticks, then 1 to MAXFRAMES pcs in hex, leaf first.  pc0 is where the
+ * ticks, then 1 to KPMAXFRAMES pcs in hex, leaf first.  pc0 is where the
  * tick found the CPU; the others are return addresses, so each is named
  * by the byte before it, the call, which may be the last instruction
  * of its function.  A pc is credited as the flat profile credits it (to
@@ -145,13 +145,13 @@ parse(Stacks *s, Symtab *k, const char *path, const char *p, const char *end)
 			if(p == end || *p == '\n')
 				break;
 			e = wordend(p, end);
-			if(n == MAXFRAMES)
-				bad(path, line, "more than %d frames", MAXFRAMES);
+			if(n == KPMAXFRAMES)
+				bad(path, line, "more than %d frames", KPMAXFRAMES);
 			q = p;
 			if(e - q > 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
 				q += 2;
-			if(e - q > 8)
-				bad(path, line, "pc `%s' is longer than 8 hex digits", quote(p, e));
+			if(e - q > KPPCDIGITS)
+				bad(path, line, "pc `%s' is longer than %d hex digits", quote(p, e), KPPCDIGITS);
 			for(pc = 0; q < e && (d = hexdigit(*q)) >= 0; q++)
 				pc = pc<<4 | d;
 			if(q != e)
@@ -378,6 +378,18 @@ stackload(Stacks *s, Symtab *k, const char *path)
 	free(buf);
 	name(s, k);
 	merge(s);
+}
+
+/*
+ * Check that the stacks s, from path, add up to the kernel ticks of
+ * the kpdata cells from kpdata (a count stopped at 2^32-1 may be less).
+ */
+void
+stackcheck(Stacks *s, const char *path, const uint32_t *cell, const char *kpdata)
+{
+	if(s->total != cell[KPKERNEL] && !(cell[KPKERNEL] == 0xFFFFFFFF && s->total > cell[KPKERNEL]))
+		fatal("%s: the stacks add up to %llu ticks, not the %u kernel ticks of %s",
+			path, (unsigned long long)s->total, (unsigned)cell[KPKERNEL], kpdata);
 }
 
 /* Print a name as one word of folded output: no `;', blank or control byte. */
