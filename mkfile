@@ -168,7 +168,7 @@ o/kprof.iso: o/kernel o/root.tar boot/grub.cfg
 # The unit tests' builds are made here too, once, so that the tests,
 # which may run side by side, find them made.
 HOSTTESTS=kprof srcline prof tartest fmttest stringtest regexptest mcounttest
-tools:V: o/host/kprof o/host/srcline o/host/prof ${HOSTTESTS:%=o/host/%} ${HOSTTESTS:%=o/host/%-san} o/host/stringtest32 o/host/mcounttest-tsan
+tools:V: o/host/kprof o/host/srcline o/host/prof o/host/kpexact.so ${HOSTTESTS:%=o/host/%} ${HOSTTESTS:%=o/host/%-san} o/host/stringtest32 o/host/mcounttest-tsan
 
 # The formatters' library, user/lib, is compiled for the host from the
 # same files as for the guest.  srcline, the profile by source line,
@@ -199,6 +199,12 @@ o/host/srcline: $SRCLINESRC $KPROFHDR
 o/host/srcline-san: $SRCLINESRC $KPROFHDR
 	mkdir -p o/host
 	gcc $SANCFLAGS -o $target $SRCLINESRC -ldw
+
+# The QEMU plugin that counts every instruction, for tools/profile -x:
+# a shared object QEMU loads, exporting only the plugin's symbols.
+o/host/kpexact.so: tools/kpexact.c
+	mkdir -p o/host
+	gcc $HOSTCFLAGS -shared -fPIC -fvisibility=hidden -o $target tools/kpexact.c
 
 o/host/prof: $PROFSRC user/include/elfsym.h user/include/gmon.h
 	mkdir -p o/host
