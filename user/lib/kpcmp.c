@@ -116,12 +116,12 @@ credit(Symtab *k, const char *path, const uint32_t *cell, uint64_t nbins, uint64
 	uint64_t i;
 
 	for(i = 0; i < nbins; i++){
-		if(cell[2+i] == 0)
+		if(cell[KPBIN+i] == 0)
 			continue;
-		if(cell[2+i] == 0xFFFFFFFF)
+		if(cell[KPBIN+i] == 0xFFFFFFFF)
 			fatal("%s: the count of bin %llu (%08x) has stopped at 2^32-1", path,
 				(unsigned long long)i, (unsigned)(k->textbase + i*KPBINSIZE));
-		fn[symfind(k, k->textbase + i*KPBINSIZE)] += cell[2+i];
+		fn[symfind(k, k->textbase + i*KPBINSIZE)] += cell[KPBIN+i];
 	}
 }
 
