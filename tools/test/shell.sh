@@ -20,11 +20,11 @@ echo a && ; echo not run
 echo s3
 spin 1 > /tmp/o1 &
 echo bg $!; wait; echo w1 $status; cat /tmp/o1
-sh -c "sleep 200; exit 3" &
+sh -c "sleep 1; exit 3" &
 wait $!; echo w2 $status
 wait 9999; echo w3 $status; wait x; echo w3b $status; wait 1 2; echo w4 $status
 sh -c "exit 4" &
-sleep 300; wait $!; echo w5 $status; wait $!; echo w5b $status
+sleep 1; wait $!; echo w5 $status; wait $!; echo w5b $status
 spin 1 | cat > /tmp/o2 &
 wait; echo w6 $status; cat /tmp/o2; wait; echo w7 $status'
 has syntax-status '^s1 1$'
