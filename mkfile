@@ -118,6 +118,22 @@ o/bin/&: o/u/&.o o/lib/libc.a user/user.ld
 	mkdir -p o/bin
 	ld $LDFLAGS -T user/user.ld -o $target o/lib/crt0.o o/u/$stem.o o/lib/libc.a $LIBGCC
 
+# sh is split by subsystem: user/sh.c and user/sh/*.c.
+SHSRC=`ls user/sh/*.c`
+SHOBJ=${SHSRC:user/sh/%.c=o/sh/%.o}
+
+o/sh/%.o: user/sh/%.c user/sh/sh.h $UHDR
+	mkdir -p o/sh
+	gcc $UCFLAGS -c -o $target user/sh/$stem.c
+
+o/u/sh.o: user/sh.c user/sh/sh.h $UHDR
+	mkdir -p o/u
+	gcc $UCFLAGS -c -o $target user/sh.c
+
+o/bin/sh: o/u/sh.o $SHOBJ o/lib/libc.a user/user.ld
+	mkdir -p o/bin
+	ld $LDFLAGS -T user/user.ld -o $target o/lib/crt0.o o/u/sh.o $SHOBJ o/lib/libc.a $LIBGCC
+
 o/t/%.o: user/test/%.c $UHDR
 	mkdir -p o/t
 	gcc $UCFLAGS -c -o $target user/test/$stem.c
