@@ -84,7 +84,7 @@ mkdata d2 40 27 14
 want '' 'kprof: s1: the stacks add up to 28 ticks, not the 27 kernel ticks of d2\n'
 expect folded-sum-differs 1 -s sk s1 d2
 mkdata d3 40 28 13
-want '' 'kprof: d3: truncated at byte 60 of 64 (kernel text has 14 bins)\n'
+want '' 'kprof: d3: truncated at byte 60 of the 64 that kernel text'"'"'s 14 bins take (or of another kernel)\n'
 expect folded-kpdata-bins 1 -s sk s1 d3
 # A kernel count stopped at 2^32-1 is less than the stacks' sum.
 printf '4294967295 c0100012\n4294967295 c0100032\n' >sat
@@ -331,6 +331,11 @@ check lines-missing-said grep -qxF "srcline: $file: No such file or directory; i
 mkdata dsk 10 10 14
 want '' 'srcline: sk: no DWARF line table (no DWARF information): build the kernel with -g\n'
 expect lines-no-dwarf 1 -h 100 sk dsk
+want '' 'usage: srcline [-h hz] kernel kpdata\n'
+expect srcline-usage 1 sk
+expect srcline-bad-flag 1 -l sk dsk
+want '' 'srcline: bad hz: 0\n'
+expect srcline-bad-hz 1 -h 0 sk dsk
 
 # Damaged DWARF gives lines, or none, or an error: never a crash.  A
 # tick in every bin looks every address up.
