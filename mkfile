@@ -169,10 +169,21 @@ o/kprof.iso: o/kernel o/root.tar boot/grub.cfg
 HOSTTESTS=kprof prof tartest fmttest stringtest regexptest mcounttest
 tools:V: o/host/kprof o/host/prof ${HOSTTESTS:%=o/host/%} ${HOSTTESTS:%=o/host/%-san} o/host/stringtest32 o/host/mcounttest-tsan
 
-# The host's kprof also has -l, source lines, through elfutils' libdw.
-KPROFSRC=user/kprof.c user/lib/elfsym.c user/lib/kpstack.c user/lib/flame.c tools/srcline.c
-KPROFHDR=user/include/elfsym.h user/include/kpstack.h
-PROFSRC=user/prof.c user/lib/elfsym.c
+# The host's kprof also has -l, source lines, through elfutils' libdw,
+# and -p, pprof's format, through protobuf-c's code for pprof's
+# profile.proto, which is generated here (never kept in the tree).
+PPROFPROTO=/usr/share/gocode/src/github.com/google/pprof/proto
+PPROFSRC=tools/pprof.c o/proto/profile.pb-c.c
+PPROFHDR=tools/pprof.h o/proto/profile.pb-c.h
+PPROFLIBS=-lprotobuf-c -lz -ldw
+HOSTINC=-iquote tools -iquote o/proto
+KPROFSRC=user/kprof.c user/lib/elfsym.c user/lib/kpstack.c user/lib/flame.c tools/srcline.c tools/kpprof.c $PPROFSRC
+KPROFHDR=user/include/elfsym.h user/include/kpstack.h $PPROFHDR
+PROFSRC=user/prof.c user/lib/elfsym.c $PPROFSRC
+
+o/proto/profile.pb-c.c o/proto/profile.pb-c.h: $PPROFPROTO/profile.proto
+	mkdir -p o/proto
+	protoc-c --proto_path=$PPROFPROTO --c_out=o/proto $PPROFPROTO/profile.proto
 TARTESTSRC=tools/test/tartest.c kern/tar.c
 FMTTESTSRC=tools/test/fmttest.c kern/fmt.c
 STRINGTESTSRC=tools/test/stringtest.c kern/string.c
@@ -181,19 +192,19 @@ MCOUNTTESTSRC=tools/test/mcounttest.c user/lib/arcs.c
 
 o/host/kprof: $KPROFSRC $KPROFHDR
 	mkdir -p o/host
-	gcc $HOSTCFLAGS -o $target $KPROFSRC -ldw
+	gcc $HOSTCFLAGS $HOSTINC -o $target $KPROFSRC $PPROFLIBS
 
 o/host/kprof-san: $KPROFSRC $KPROFHDR
 	mkdir -p o/host
-	gcc $SANCFLAGS -o $target $KPROFSRC -ldw
+	gcc $SANCFLAGS $HOSTINC -o $target $KPROFSRC $PPROFLIBS
 
-o/host/prof: $PROFSRC user/include/elfsym.h user/include/gmon.h
+o/host/prof: $PROFSRC user/include/elfsym.h user/include/gmon.h $PPROFHDR
 	mkdir -p o/host
-	gcc $HOSTCFLAGS -o $target $PROFSRC
+	gcc $HOSTCFLAGS $HOSTINC -o $target $PROFSRC $PPROFLIBS
 
-o/host/prof-san: $PROFSRC user/include/elfsym.h user/include/gmon.h
+o/host/prof-san: $PROFSRC user/include/elfsym.h user/include/gmon.h $PPROFHDR
 	mkdir -p o/host
-	gcc $SANCFLAGS -o $target $PROFSRC
+	gcc $SANCFLAGS $HOSTINC -o $target $PROFSRC $PPROFLIBS
 
 o/host/tartest: $TARTESTSRC kern/tar.h
 	mkdir -p o/host

@@ -5,6 +5,7 @@
  *	kprof -s kernel kpstack [kpdata]
  *	kprof -g kernel kpstack [kpdata]
  *	kprof -l [-h hz] kernel kpdata		(on the host)
+ *	kprof -p [-h hz] kernel kpdata [kpstack]	(on the host)
  *
  * kpdata (see kprof(3)) is an array of 4-byte big-endian counts: the
  * clock ticks while profiling was on, the ticks that found the kernel
@@ -26,7 +27,8 @@
  * as an SVG flame graph (user/lib/flame.c); with kpdata, the stacks
  * must add up to its kernel ticks.  -l lists the busiest source lines
  * from the kernel's DWARF line table, through libdw, which only the
- * host has (tools/srcline.c).
+ * host has (tools/srcline.c).  -p writes the profile, or with kpstack
+ * its stacks, in pprof's format (tools/kpprof.c), also on the host only.
  *
  * The symbols, the crediting and the rows are user/lib/elfsym.c's,
  * shared with prof.  The same source builds for the guest and for the
@@ -41,6 +43,9 @@
 #include <unistd.h>
 #include "elfsym.h"
 #include "kpstack.h"
+#if __STDC_HOSTED__
+#include "pprof.h"
+#endif
 
 enum {
 	BINSIZE		= 8,	/* bytes of kernel text per count */
@@ -52,7 +57,8 @@ usage(void)
 {
 	fprintf(stderr, "usage: kprof [-h hz] kernel kpdata\n"
 		"       kprof -s|-g kernel kpstack [kpdata]\n"
-		"       kprof -l [-h hz] kernel kpdata\n");
+		"       kprof -l [-h hz] kernel kpdata\n"
+		"       kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz\n");
 	exit(1);
 }
 
@@ -288,7 +294,8 @@ main(int argc, char *argv[])
 			i++;
 			break;
 		}
-		if(strcmp(argv[i], "-s") == 0 || strcmp(argv[i], "-g") == 0 || strcmp(argv[i], "-l") == 0){
+		if(strcmp(argv[i], "-s") == 0 || strcmp(argv[i], "-g") == 0 || strcmp(argv[i], "-l") == 0
+		|| strcmp(argv[i], "-p") == 0){
 			if(mode != 0)
 				usage();
 			mode = argv[i][1];
@@ -309,8 +316,12 @@ main(int argc, char *argv[])
 	if(mode == 's' || mode == 'g'){
 		if(hz != 0 || argc - i < 2 || argc - i > 3)
 			usage();
-	}else if(argc - i != 2)
+	}else if(argc - i != 2 && !(mode == 'p' && argc - i == 3))
 		usage();
+#if !__STDC_HOSTED__
+	if(mode == 'p')
+		fatal("-p: pprof's format needs protobuf-c, which only the host's kprof has");
+#endif
 
 	if((err = symload(&k, argv[i])) != NULL)
 		fatal("%s", err);
@@ -330,6 +341,15 @@ main(int argc, char *argv[])
 	cell = readdata(argv[i+1], nbins);
 	if(hz == 0)
 		hz = kernelhz(argv[i+1]);
+#if __STDC_HOSTED__
+	if(mode == 'p'){
+		if(argc - i == 3)
+			loadstacks(&st, &k, argv[i+2], argv[i+1]);
+		kpprof(&k, cell, nbins, hz, argc - i == 3 ? &st : NULL, "not named by kpctl");
+		if(argc - i == 3)
+			stackfree(&st);
+	}else
+#endif
 	report(&k, argv[i], cell, nbins, hz, mode == 'l');
 	free(cell);
 	symfree(&k);

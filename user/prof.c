@@ -2,6 +2,7 @@
  * prof: format a program's profile of itself.
  *
  *	prof program [gmon.out]
+ *	prof -p program [gmon.out] >prof.pb.gz	(on the host)
  *
  * gmon.out (default ./gmon.out), written when a program built with
  * gcrt0 (/bin/NAME.prof) exits, holds a histogram of the program's pc
@@ -24,6 +25,9 @@
  * user/lib/elfsym.c's, shared with kprof.  The same source builds for
  * the guest and for the host, so it uses only standard names and no
  * floating point.
+ *
+ * -p, on the host only, writes the histogram in pprof's format instead
+ * (tools/pprof.c): a sample for each busy counter, at its first address.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -32,6 +36,10 @@
 #include <errno.h>
 #include "elfsym.h"
 #include "gmon.h"
+#if __STDC_HOSTED__
+#include <unistd.h>
+#include "pprof.h"
+#endif
 
 typedef struct Hist Hist;
 
@@ -47,7 +55,8 @@ struct Hist {
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: prof program [gmon.out]\n");
+	fprintf(stderr, "usage: prof program [gmon.out]\n"
+		"       prof -p program [gmon.out] >prof.pb.gz\n");
 	exit(1);
 }
 
@@ -149,6 +158,36 @@ binaddr(Hist *h, uint32_t i)
 	return h->lowpc + (uint64_t)i * (h->highpc - h->lowpc) / h->n;
 }
 
+#if __STDC_HOSTED__
+/* Write the histogram h of the program whose symbols are t in pprof's format. */
+static void
+gmonpprof(Symtab *t, Hist *h)
+{
+	Pprof *p;
+	uint64_t loc, total;
+	uint32_t i, c;
+
+	if(isatty(1))
+		fatal("-p: the profile is gzipped: send it to a file, as prof -p %s gmon.out >prof.pb.gz",
+			t->path);
+	p = ppopen(t, h->hz);
+	total = 0;
+	for(i = 0; i < h->n; i++)
+		total += le16(h->count + 2*i);
+	ppcomment(p, "prof: the program %s", t->path);
+	ppcomment(p, "clock: profil(2)'s, HZ %u", (unsigned)h->hz);
+	ppcomment(p, "ticks: %llu", (unsigned long long)total);
+	for(i = 0; i < h->n; i++){
+		c = le16(h->count + 2*i);
+		if(c != 0){
+			loc = ppat(p, binaddr(h, i));
+			ppsample(p, &loc, 1, c);
+		}
+	}
+	ppwrite(p);
+}
+#endif
+
 int
 main(int argc, char *argv[])
 {
@@ -159,10 +198,20 @@ main(int argc, char *argv[])
 	const char *gmon, *err;
 	size_t len;
 	uint32_t i, c;
+	int pb;
 
 	argv0 = "prof";
+	pb = argc > 1 && strcmp(argv[1], "-p") == 0;
+	if(pb){
+		argc--;
+		argv++;
+	}
 	if(argc < 2 || argc > 3 || argv[1][0] == '-')
 		usage();
+#if !__STDC_HOSTED__
+	if(pb)
+		fatal("-p: pprof's format needs protobuf-c, which only the host's prof has");
+#endif
 	gmon = argc == 3 ? argv[2] : "gmon.out";
 	if((err = symload(&t, argv[1])) != NULL)
 		fatal("%s", err);
@@ -176,6 +225,14 @@ main(int argc, char *argv[])
 			gmon, (unsigned)h.lowpc, (unsigned)h.highpc, argv[1],
 			(unsigned)t.textbase, (unsigned)(t.textbase + t.textsize));
 
+#if __STDC_HOSTED__
+	if(pb){
+		gmonpprof(&t, &h);
+		free(buf);
+		symfree(&t);
+		return 0;
+	}
+#endif
 	total = 0;
 	for(i = 0; i < h.n; i++){
 		c = le16(h.count + 2*i);
