@@ -4,9 +4,9 @@
 # tools/kpprof.c), under the plain and the sanitizer builds: go tool
 # pprof reads what it writes, and its -top and -traces give kprof's own
 # counts, function by function and stack by stack; the kernel's DWARF
-# names the files and lines; bad input is a clear error.  Then
-# tools/profile, in a guest, writes kernel.pb.gz beside its other files,
-# and the same holds of it.
+# names the files and lines; bad input is a clear error.  prof -p the
+# same, of a user program's gmon.out.  tools/test/profile.sh checks the
+# kernel.pb.gz that tools/profile writes.
 
 cd "$(dirname "$0")/../.." || exit 1
 top=$(pwd)
@@ -236,20 +236,5 @@ want '' 'usage: prof program [gmon.out]
        prof -p program [gmon.out] >prof.pb.gz
 '
 expect user-usage 1 -p
-
-# tools/profile writes kernel.pb.gz, of the stacks, whose counts are
-# kprof -s's.
-if (cd "$top" && tools/profile -a hz=1000 'runtest' "$T/run") >profile.log 2>&1 &&
-   [ -s run/kernel.pb.gz ]; then
-	ok profile-writes
-	sort run/stacks.txt >want.traces
-	pp traces run/kernel.pb.gz >got.traces
-	same profile-traces want.traces got.traces
-	python3 "$ppread" leaves run/stacks.txt >want.top
-	pp top run/kernel.pb.gz >got.top
-	same profile-top want.top got.top
-else
-	bad profile-writes "$(tail -3 profile.log | tr '\n' '|')"
-fi
 
 summary pprof
