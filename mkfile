@@ -177,7 +177,7 @@ PPROFSRC=tools/pprof.c o/proto/profile.pb-c.c
 PPROFHDR=tools/pprof.h o/proto/profile.pb-c.h
 PPROFLIBS=-lprotobuf-c -lz -ldw
 HOSTINC=-iquote tools -iquote o/proto
-KPROFSRC=user/kprof.c user/lib/elfsym.c user/lib/kpstack.c user/lib/flame.c tools/srcline.c tools/kpprof.c $PPROFSRC
+KPROFSRC=user/kprof.c user/lib/elfsym.c user/lib/kpstack.c user/lib/flame.c tools/srcline.c tools/kpprof.c tools/annotate.c $PPROFSRC
 KPROFHDR=user/include/elfsym.h user/include/kpstack.h $PPROFHDR
 PROFSRC=user/prof.c user/lib/elfsym.c $PPROFSRC
 

@@ -152,11 +152,12 @@ ownstr(Pprof *p, char *s)
 }
 
 /*
- * The source file and line of pc from the DWARF line table: the file
- * relative to the directory of compilation if inside it.  0 if none.
+ * The source file and line of pc in the DWARF line table dw (NULL for
+ * none): the file relative to the directory of compilation if inside
+ * it.  0 if there is none.  kprof -a's too (tools/annotate.c).
  */
-static int
-srcat(Pprof *p, uint32_t pc, const char **file)
+int
+dwline(Dwarf *dw, uint32_t pc, const char **file)
 {
 	Dwarf_Die cu;
 	Dwarf_Line *l;
@@ -165,7 +166,7 @@ srcat(Pprof *p, uint32_t pc, const char **file)
 	size_t n;
 	int line;
 
-	if(p->dw == NULL || dwarf_addrdie(p->dw, pc, &cu) == NULL
+	if(dw == NULL || dwarf_addrdie(dw, pc, &cu) == NULL
 	|| (l = dwarf_getsrc_die(&cu, pc)) == NULL || dwarf_lineno(l, &line) != 0
 	|| (f = dwarf_linesrc(l, NULL, NULL)) == NULL)
 		return 0;
@@ -197,7 +198,7 @@ funcid(Pprof *p, const char *name, uint32_t addr)
 	f->id = p->nfunc;
 	f->name = s;
 	f->system_name = s;
-	line = srcat(p, addr, &file);
+	line = dwline(p->dw, addr, &file);
 	if(line > 0){
 		f->filename = strnum(p, file);
 		f->start_line = line;
@@ -287,7 +288,7 @@ ppat(Pprof *p, uint32_t pc)
 	const char *file;
 
 	s = &p->t->sym[symfind(p->t, pc)];
-	return newloc(p, pc, s->name, s->addr, srcat(p, pc, &file));
+	return newloc(p, pc, s->name, s->addr, dwline(p->dw, pc, &file));
 }
 
 /*
@@ -302,7 +303,7 @@ ppfunc(Pprof *p, const char *name, uint32_t addr)
 
 	s = strnum(p, name);
 	if(p->locof[s] == 0)
-		p->locof[s] = newloc(p, addr, name, addr, srcat(p, addr, &file));
+		p->locof[s] = newloc(p, addr, name, addr, dwline(p->dw, addr, &file));
 	return p->locof[s];
 }
 

@@ -10,6 +10,7 @@
 #ifndef PPROF_H
 #define PPROF_H
 #include <stdint.h>
+#include <elfutils/libdw.h>
 #include "elfsym.h"
 
 typedef struct Pprof Pprof;
@@ -20,6 +21,10 @@ uint64_t	ppat(Pprof *p, uint32_t pc);
 uint64_t	ppfunc(Pprof *p, const char *name, uint32_t addr);
 void	ppsample(Pprof *p, const uint64_t *loc, int n, uint64_t count);
 void	ppwrite(Pprof *p);
+int	dwline(Dwarf *dw, uint32_t pc, const char **file);
+
+/* tools/annotate.c: kprof -a. */
+void	annotate(Symtab *k, const uint32_t *cell, uint64_t nbins, const char *fn);
 
 /* tools/kpprof.c: kprof -p. */
 struct Stacks;

@@ -92,14 +92,17 @@ function header() {
 	document.body.appendChild(dl);
 }
 
-// The tree of the stacks: a stack whose root is some other stack's
-// callee did not reach its root (kpstack cut it, or the walk stopped
-// short) and hangs under [cut]; the user ticks are a root of their own.
+// The tree of the stacks.  A stack whose root has more ticks as some
+// other function's callee than as a root did not reach its root
+// (kpstack cut it to its leaf, or the walk stopped short), and hangs
+// under [cut]; the user ticks are a root of their own.
 function tree(withidle) {
-	const callee = new Set();
-	for (const [f] of data.stacks)
-		for (let i = 1; i < f.length; i++)
-			callee.add(f[i]);
+	const asroot = new Map(), ascallee = new Map();
+	for (const [f, n] of data.stacks) {
+		asroot.set(f[0], (asroot.get(f[0]) || 0) + n);
+		for (const name of new Set(f.slice(1)))
+			ascallee.set(name, (ascallee.get(name) || 0) + n);
+	}
 	const root = {name: 'all', value: 0, kids: new Map(), depth: 0, parent: null};
 	function add(frames, n) {
 		let node = root;
@@ -117,7 +120,7 @@ function tree(withidle) {
 	for (const [f, n] of data.stacks) {
 		if (!withidle && f.includes('idle'))
 			continue;
-		add(callee.has(f[0]) ? ['[cut]'].concat(f) : f, n);
+		add((ascallee.get(f[0]) || 0) > asroot.get(f[0]) ? ['[cut]'].concat(f) : f, n);
 	}
 	if (data.user > 0)
 		add(['[user]'], data.user);
@@ -153,7 +156,8 @@ function flame() {
 	const box = el('div', {id: 'flame'});
 	s.appendChild(box);
 	s.appendChild(el('p', {class: 'note'}, 'A box is a function, as wide as its ticks, standing on its caller; ' +
-		'point at one for its ticks and share, click it to zoom. [cut]: stacks that did not reach their root. ' +
+		'point at one for its ticks and share, click it to zoom. [cut]: stacks that did not reach their root ' +
+		'(their root is more often a callee). ' +
 		'[user]: ticks in user programs.'));
 	let root, zoomed;
 

@@ -2,10 +2,12 @@
 # Write report.html, one self-contained page (no network, no script
 # from elsewhere) of a profile that tools/profile brought home:
 #
-#	tools/report.py DIR 'COMMANDS'
+#	tools/report.py [-k KERNEL] DIR 'COMMANDS'
 #
-# reads what tools/profile wrote in DIR (kpctl, kpcpu, profile.txt,
-# lines.txt, stacks.txt, and annotate.txt if there) and writes
+# reads what tools/profile wrote in DIR (kpctl, kpdata, kpcpu,
+# profile.txt, lines.txt, stacks.txt), runs kprof -a on the hottest
+# functions of KERNEL (default o/kernel, from the top of the tree, where
+# the source files are), and writes
 # DIR/report.html: the header (clock, ticks, CPUs, HZ, the commands),
 # the flat profile as a table that sorts by any column, the flame graph
 # (tools/report.js draws it: zoom, search, idle on or off), the hottest
@@ -20,9 +22,12 @@ import html
 import json
 import os
 import re
+import subprocess
 import sys
 
 HOT = 40		# rows of source lines shown
+ANNOTATED = 5		# functions annotated, the busiest but idle
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def fail(msg):
@@ -100,10 +105,17 @@ def cpus(d):
     return out
 
 
-def annotate(d):
-    # annotate.txt: kprof -a's listings, one after another, as text.
-    lines = read(d, 'annotate.txt', False)
-    return '\n'.join(lines) if lines else ''
+def annotate(d, kernel, rows):
+    # kprof -a's listings of the busiest functions, one after another.
+    out = []
+    for r in [r for r in rows if r[2] != 'idle'][:ANNOTATED]:
+        p = subprocess.run([os.path.join(TOP, 'o/host/kprof'), '-a', r[2], os.path.abspath(kernel),
+                            os.path.abspath(os.path.join(d, 'kpdata'))],
+                           cwd=TOP, capture_output=True, text=True, errors='replace')
+        if p.returncode != 0:
+            fail('kprof -a %s: %s' % (r[2], p.stderr.strip()))
+        out.append(p.stdout)
+    return '\n'.join(out)
 
 
 def page(data, title):
@@ -123,9 +135,13 @@ def page(data, title):
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit('usage: tools/report.py DIR COMMANDS')
-    d, command = sys.argv[1], sys.argv[2]
+    args = sys.argv[1:]
+    kernel = os.path.join(TOP, 'o/kernel')
+    if len(args) == 4 and args[0] == '-k':
+        kernel, args = args[1], args[2:]
+    if len(args) != 2:
+        sys.exit('usage: tools/report.py [-k KERNEL] DIR COMMANDS')
+    d, command = args
     status = ctl(d)
     totals, rows = flat(d)
     data = {
@@ -139,7 +155,7 @@ def main():
         'lines': srclines(d),
         'stacks': stacks(d),
         'cpu': cpus(d),
-        'annotate': annotate(d),
+        'annotate': annotate(d, kernel, rows),
     }
     out = os.path.join(d, 'report.html')
     with open(out + '.tmp', 'w', encoding='utf-8') as f:

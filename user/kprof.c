@@ -6,6 +6,7 @@
  *	kprof -g kernel kpstack [kpdata]
  *	kprof -l [-h hz] kernel kpdata		(on the host)
  *	kprof -p [-h hz] kernel kpdata [kpstack]	(on the host)
+ *	kprof -a function kernel kpdata		(on the host)
  *
  * kpdata (see kprof(3)) is an array of 4-byte big-endian counts: the
  * clock ticks while profiling was on, the ticks that found the kernel
@@ -28,7 +29,8 @@
  * must add up to its kernel ticks.  -l lists the busiest source lines
  * from the kernel's DWARF line table, through libdw, which only the
  * host has (tools/srcline.c).  -p writes the profile, or with kpstack
- * its stacks, in pprof's format (tools/kpprof.c), also on the host only.
+ * its stacks, in pprof's format (tools/kpprof.c), and -a a function's
+ * instructions with their ticks (tools/annotate.c), also on the host only.
  *
  * The symbols, the crediting and the rows are user/lib/elfsym.c's,
  * shared with prof.  The same source builds for the guest and for the
@@ -58,7 +60,8 @@ usage(void)
 	fprintf(stderr, "usage: kprof [-h hz] kernel kpdata\n"
 		"       kprof -s|-g kernel kpstack [kpdata]\n"
 		"       kprof -l [-h hz] kernel kpdata\n"
-		"       kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz\n");
+		"       kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz\n"
+		"       kprof -a function kernel kpdata\n");
 	exit(1);
 }
 
@@ -283,12 +286,13 @@ main(int argc, char *argv[])
 	uint32_t *cell;
 	uint64_t nbins;
 	unsigned long hz;
-	const char *arg, *err;
+	const char *arg, *err, *fn;
 	int i, mode;
 
 	argv0 = "kprof";
 	hz = 0;
 	mode = 0;
+	fn = NULL;
 	for(i = 1; i < argc && argv[i][0] == '-'; i++){
 		if(strcmp(argv[i], "--") == 0){
 			i++;
@@ -299,6 +303,13 @@ main(int argc, char *argv[])
 			if(mode != 0)
 				usage();
 			mode = argv[i][1];
+			continue;
+		}
+		if(strcmp(argv[i], "-a") == 0){
+			if(mode != 0 || i+1 >= argc)
+				usage();
+			mode = 'a';
+			fn = argv[++i];
 			continue;
 		}
 		if(argv[i][1] != 'h')
@@ -321,6 +332,8 @@ main(int argc, char *argv[])
 #if !__STDC_HOSTED__
 	if(mode == 'p')
 		fatal("-p: pprof's format needs protobuf-c, which only the host's kprof has");
+	if(mode == 'a')
+		fatal("-a %s: the disassembly needs objdump, which only the host has", fn);
 #endif
 
 	if((err = symload(&k, argv[i])) != NULL)
@@ -348,7 +361,9 @@ main(int argc, char *argv[])
 		kpprof(&k, cell, nbins, hz, argc - i == 3 ? &st : NULL, "not named by kpctl");
 		if(argc - i == 3)
 			stackfree(&st);
-	}else
+	}else if(mode == 'a')
+		annotate(&k, cell, nbins, fn);
+	else
 #endif
 	report(&k, argv[i], cell, nbins, hz, mode == 'l');
 	free(cell);

@@ -164,6 +164,7 @@ want '' 'usage: kprof [-h hz] kernel kpdata
        kprof -s|-g kernel kpstack [kpdata]
        kprof -l [-h hz] kernel kpdata
        kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz
+       kprof -a function kernel kpdata
 '
 expect too-many-files 1 -p sk d1 s1 s1
 if command -v script >/dev/null; then

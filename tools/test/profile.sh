@@ -91,7 +91,7 @@ kprof=$top/o/host/kprof
 $kprof mk h/kpdata >h/profile.txt && $kprof -s mk h/kpstack h/kpdata >h/stacks.txt &&
 	$kprof -g mk h/kpstack h/kpdata >h/flame.svg
 (cd "$top" && o/host/kprof -l "$T/mk" "$T/h/kpdata") >h/lines.txt 2>/dev/null
-if python3 "$top/tools/report.py" h "echo '<b>' & \"x\"" 2>report.err && [ -s h/report.html ]; then
+if python3 "$top/tools/report.py" -k mk h "echo '<b>' & \"x\"" 2>report.err && [ -s h/report.html ]; then
 	ok markup-report
 	check markup-no-raw-tag [ "$(grep -c '<script>alert' h/report.html)" = 0 ]
 	selfcontained markup h/report.html

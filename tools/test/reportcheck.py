@@ -9,7 +9,8 @@
 # graph's); a search marks the matching frames and shows their share,
 # which must be the share of stacks.txt's ticks in stacks that name a
 # match; sorting the flat table by a column orders it; the idle switch
-# removes idle's frames; a screenshot is not blank.  With NAME, a
+# removes idle's frames; the annotated instructions are there; a
+# screenshot is not blank.  With NAME, a
 # function whose name is markup: it must show as that text, and run
 # nothing.
 import os
@@ -142,6 +143,10 @@ try:
     now = sum(1 for x in boxes(drv) if x[0] == 'idle')
     report('idle-switch', had > 0 and now == 0, 'idle frames %d, then %d' % (had, now))
     drv.find_element(By.ID, 'idle').click()
+
+    ann = drv.find_elements(By.ID, 'annotate')
+    report('annotated', ann and re.search(r'ticks\s+%\s+address\s+instruction', ann[0].text) and
+           re.search(r'\n[0-9]+\s+[0-9.]+\s+[0-9a-f]{8}:', ann[0].text), 'no annotated instructions')
 
     colours, inked, area = pixels(drv.get_screenshot_as_png())
     report('screenshot-not-blank', colours >= 20 and inked >= area // 10,
