@@ -74,7 +74,6 @@ long	devwrite(Chan*, void*, long, uvlong);
 void	devclose(Chan*);
 int	devremove(Chan*);
 long	readstr(uvlong, void*, long, char*);
-int	iscmd(char*, long, char*);
 
 /* exec.c */
 int	kexec(char*, char**);
@@ -129,6 +128,12 @@ void	flushintr(void);
 /* mp.c */
 void	mpinit(void);
 void	mpstart(void);
+
+/* parse.c */
+int	tokenize(char*, char**, int);
+int	parsecmd(Cmdbuf*, void*, long);
+Cmdtab	*lookupcmd(Cmdbuf*, Cmdtab*, int);
+int	decimal(char*, uint, uint*);
 
 /* print.c */
 extern int	panicking;
