@@ -299,11 +299,15 @@ uint64_t
 ppfunc(Pprof *p, const char *name, uint32_t addr)
 {
 	const char *file;
+	uint64_t id;
 	int64_t s;
 
 	s = strnum(p, name);
-	if(p->locof[s] == 0)
-		p->locof[s] = newloc(p, addr, name, addr, dwline(p->dw, addr, &file));
+	if(p->locof[s] == 0){
+		/* newloc may add strings, and so move locof. */
+		id = newloc(p, addr, name, addr, dwline(p->dw, addr, &file));
+		p->locof[s] = id;
+	}
 	return p->locof[s];
 }
 
