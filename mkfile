@@ -175,9 +175,9 @@ tools:V: o/host/kprof o/host/prof ${HOSTTESTS:%=o/host/%} ${HOSTTESTS:%=o/host/%
 PPROFPROTO=/usr/share/gocode/src/github.com/google/pprof/proto
 PPROFSRC=tools/pprof.c o/proto/profile.pb-c.c
 PPROFHDR=tools/pprof.h o/proto/profile.pb-c.h
-PPROFLIBS=-lprotobuf-c -lz -ldw
+PPROFLIBS=-lprotobuf-c -lz -ldw -lm
 HOSTINC=-iquote tools -iquote o/proto
-KPROFSRC=user/kprof.c user/lib/elfsym.c user/lib/kpstack.c user/lib/flame.c tools/srcline.c tools/kpprof.c tools/annotate.c $PPROFSRC
+KPROFSRC=user/kprof.c user/lib/elfsym.c user/lib/kpstack.c user/lib/flame.c tools/srcline.c tools/kpprof.c tools/annotate.c tools/kpdiff.c $PPROFSRC
 KPROFHDR=user/include/elfsym.h user/include/kpstack.h $PPROFHDR
 PROFSRC=user/prof.c user/lib/elfsym.c $PPROFSRC
 

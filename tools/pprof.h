@@ -26,6 +26,9 @@ int	dwline(Dwarf *dw, uint32_t pc, const char **file);
 /* tools/annotate.c: kprof -a. */
 void	annotate(Symtab *k, const uint32_t *cell, uint64_t nbins, const char *fn);
 
+/* tools/kpdiff.c: kprof -D. */
+void	kpdiff(Symtab *k, const uint32_t *before, const uint32_t *after, uint64_t nbins);
+
 /* tools/kpprof.c: kprof -p. */
 struct Stacks;
 void	kpprof(Symtab *k, const uint32_t *cell, uint64_t nbins, unsigned long hz, struct Stacks *st, const char *clock);

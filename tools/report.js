@@ -5,7 +5,10 @@
 // function on its caller, roots at the bottom: click one to zoom to
 // it, Reset to go back; the search box marks the functions whose name
 // holds what it is given and says what share of the ticks they have;
-// the idle switch shows or hides the stacks of the idle loop.
+// the idle switch shows or hides the stacks of the idle loop.  A page
+// of a difference (data.before) has boxes as wide as the second
+// profile's ticks, red where a function's share grew from the first's
+// and blue where it shrank, and kprof -D's table.
 'use strict';
 
 const data = JSON.parse(document.getElementById('data').textContent);
@@ -45,7 +48,7 @@ function table(parent, id, cols, rows) {
 		for (const r of rows) {
 			const tr = el('tr');
 			r.forEach((v, i) => tr.appendChild(el('td', cols[i].num ? {class: 'num'} : {},
-				cols[i].dec ? v.toFixed(cols[i].dec) : String(v))));
+				v === null ? '-' : cols[i].dec ? v.toFixed(cols[i].dec) : String(v))));
 			body.appendChild(tr);
 		}
 	}
@@ -56,7 +59,7 @@ function table(parent, id, cols, rows) {
 			by = i;
 			rows.sort((a, b) => {
 				const x = a[i], y = b[i];
-				const o = c.num ? x - y : String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0;
+				const o = c.num ? (x || 0) - (y || 0) : String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0;
 				return down ? -o : o;
 			});
 			for (const h of head.children)
@@ -75,7 +78,7 @@ function table(parent, id, cols, rows) {
 
 // The header: what was profiled, how, and every tick, kernel and user.
 function header() {
-	document.body.appendChild(el('h1', {}, 'Kernel profile'));
+	document.body.appendChild(el('h1', {}, data.before ? 'Kernel profile: what changed' : 'Kernel profile'));
 	const dl = el('dl', {id: 'header'});
 	const items = [
 		['command', data.command],
@@ -85,6 +88,9 @@ function header() {
 		['HZ', data.hz],
 		['stacks cut', data.cut],
 	];
+	if (data.before)
+		items.splice(3, 0, ['ticks before', data.before.ticks + ' (kernel ' + data.before.kernel +
+			', user ' + data.before.user + ')']);
 	for (const [k, v] of items) {
 		dl.appendChild(el('dt', {}, k));
 		dl.appendChild(el('dd', {}, String(v)));
@@ -96,9 +102,9 @@ function header() {
 // other function's callee than as a root did not reach its root
 // (kpstack cut it to its leaf, or the walk stopped short), and hangs
 // under [cut]; the user ticks are a root of their own.
-function tree(withidle) {
+function tree(withidle, stacks, user) {
 	const asroot = new Map(), ascallee = new Map();
-	for (const [f, n] of data.stacks) {
+	for (const [f, n] of stacks) {
 		asroot.set(f[0], (asroot.get(f[0]) || 0) + n);
 		for (const name of new Set(f.slice(1)))
 			ascallee.set(name, (ascallee.get(name) || 0) + n);
@@ -117,17 +123,24 @@ function tree(withidle) {
 			node = k;
 		}
 	}
-	for (const [f, n] of data.stacks) {
+	for (const [f, n] of stacks) {
 		if (!withidle && f.includes('idle'))
 			continue;
 		add((ascallee.get(f[0]) || 0) > asroot.get(f[0]) ? ['[cut]'].concat(f) : f, n);
 	}
-	if (data.user > 0)
-		add(['[user]'], data.user);
+	if (user > 0)
+		add(['[user]'], user);
 	return root;
 }
 
 // The colour of a name: flamegraph.pl's warm hues, the same each time.
+// In a difference, the colour of a change in share: red for growth,
+// blue for shrinking, deeper as it nears the largest change, max.
+function diffcolour(d, max) {
+	const a = max > 0 ? Math.round(255 * (1 - Math.min(1, Math.abs(d) / max))) : 255;
+	return d > 0 ? 'rgb(255,' + a + ',' + a + ')' : d < 0 ? 'rgb(' + a + ',' + a + ',255)' : 'rgb(255,255,255)';
+}
+
 function colour(name) {
 	if (name === '[cut]' || name === '[user]' || name === 'all')
 		return 'rgb(190,190,200)';
@@ -158,8 +171,13 @@ function flame() {
 	s.appendChild(el('p', {class: 'note'}, 'A box is a function, as wide as its ticks, standing on its caller; ' +
 		'point at one for its ticks and share, click it to zoom. [cut]: stacks that did not reach their root ' +
 		'(their root is more often a callee). ' +
-		'[user]: ticks in user programs.'));
-	let root, zoomed;
+		'[user]: ticks in user programs.' + (data.before ? ' Width is after; red grew, blue shrank, ' +
+		'by the change in share.' : '')));
+	let root, zoomed, maxd;
+	// A box's change in share, in a difference.
+	function delta(n) {
+		return n.value / root.value - n.before / root.beforevalue;
+	}
 
 	function draw() {
 		box.textContent = '';
@@ -171,11 +189,14 @@ function flame() {
 		box.style.height = ((depth + 1) * BOX) + 'px';
 		const z0 = zoomed.x, zv = zoomed.value;
 		function put(n, x, w, cls) {
-			const d = el('div', {class: cls, title: n.name + ': ' + n.value + ' ticks, ' + pct(n.value, root.value) + '%'});
+			let tip = n.name + ': ' + n.value + ' ticks, ' + pct(n.value, root.value) + '%';
+			if (data.before)
+				tip += '; before ' + n.before + ' ticks, ' + pct(n.before, root.beforevalue) + '%';
+			const d = el('div', {class: cls, title: tip});
 			d.style.left = x + '%';
 			d.style.width = w + '%';
 			d.style.top = ((depth - n.depth) * BOX) + 'px';
-			d.style.background = colour(n.name);
+			d.style.background = data.before ? diffcolour(delta(n), maxd) : colour(n.name);
 			d.appendChild(el('span', {}, n.name));
 			d.node = n;
 			d.addEventListener('click', () => zoom(n));
@@ -203,7 +224,17 @@ function flame() {
 		}
 	}
 	function build() {
-		root = tree(idle.checked);
+		root = tree(idle.checked, data.stacks, data.user);
+		if (data.before) {
+			const b = tree(idle.checked, data.before.stacks, data.before.user);
+			root.beforevalue = b.value;
+			maxd = 0;
+			(function match(n, m) {
+				n.before = m ? m.value : 0;
+				maxd = Math.max(maxd, Math.abs(delta(n)));
+				n.kids.forEach((k, name) => match(k, m && m.kids.get(name)));
+			})(root, b);
+		}
 		place(root, 0);
 		zoomed = root;
 		draw();
@@ -242,6 +273,16 @@ function flame() {
 function main() {
 	header();
 	flame();
+	if (data.before) {
+		const f = section('Change by function', 'diffsec');
+		f.appendChild(el('p', {class: 'note'}, 'Shares of the kernel ticks before and after, and the change, ' +
+			'in points; z is the change in standard errors of sampling (|z| under 2: what noise alone gives ' +
+			'one time in twenty). Click a heading to sort.'));
+		table(f, 'diff', [{name: 'before %', num: true, dec: 2}, {name: 'after %', num: true, dec: 2},
+			{name: 'change', num: true, dec: 2}, {name: 'z', num: true, dec: 1}, {name: 'function', num: false}],
+			data.diff);
+		return;
+	}
 	const f = section('Flat profile', 'flatsec');
 	f.appendChild(el('p', {class: 'note'}, 'Kernel ticks by function; % is of the kernel ticks. Click a heading to sort.'));
 	table(f, 'flat', [{name: 'ms', num: true}, {name: '%', num: true, dec: 1}, {name: 'function', num: false}], data.flat);

@@ -13,6 +13,13 @@
 # (tools/report.js draws it: zoom, search, idle on or off), the hottest
 # source lines, the annotated instructions and the per-CPU table.
 #
+#	tools/report.py -D [-k KERNEL] BEFORE AFTER
+#
+# writes AFTER/diff.html, the difference between two such directories:
+# kprof -D's table, and a differential flame graph, its boxes as wide
+# as AFTER's ticks, red where a function's share grew from BEFORE's
+# and blue where it shrank, as Brendan Gregg's difffolded draws them.
+#
 # The data goes into the page as JSON, each `<', `>' and `&' escaped,
 # and the page's script shows every name as text, never as markup: a
 # function called `<script>' is shown so.  A file that is not what
@@ -118,6 +125,51 @@ def annotate(d, kernel, rows):
     return '\n'.join(out)
 
 
+def diff(d1, d2, kernel):
+    # kprof -D's rows: before %, after %, change, z (None for `-'), name.
+    p = subprocess.run([os.path.join(TOP, 'o/host/kprof'), '-D', os.path.abspath(kernel),
+                        os.path.abspath(os.path.join(d1, 'kpdata')), os.path.abspath(os.path.join(d2, 'kpdata'))],
+                       cwd=TOP, capture_output=True, text=True, errors='replace')
+    if p.returncode != 0:
+        fail('kprof -D: %s' % p.stderr.strip())
+    rows = []
+    for l in p.stdout.split('\n')[2:-1]:
+        r = re.match(r' *([0-9.]+)%\t *([0-9.]+)%\t([-+][0-9.]+)\t([-+][0-9.]+|-)\t(.*)$', l)
+        if not r:
+            fail('kprof -D: not a row: %r' % l)
+        rows.append([float(r.group(1)), float(r.group(2)), float(r.group(3)),
+                     None if r.group(4) == '-' else float(r.group(4)), r.group(5)])
+    return rows
+
+
+def diffmain(args):
+    kernel = os.path.join(TOP, 'o/kernel')
+    if len(args) == 4 and args[0] == '-k':
+        kernel, args = args[1], args[2:]
+    if len(args) != 2:
+        sys.exit('usage: tools/report.py -D [-k KERNEL] BEFORE AFTER')
+    d1, d2 = args
+    s1, s2 = ctl(d1), ctl(d2)
+    t1, _ = flat(d1)
+    t2, _ = flat(d2)
+    data = {
+        'command': 'the difference from %s to %s' % (d1, d2),
+        'clock': s2.get('clock', 'not named by kpctl'),
+        'hz': s2.get('hz', '?'), 'cpus': s2.get('cpus', '?'), 'cut': s2.get('cut', '0'),
+        'ticks': t2[0], 'kernel': t2[1], 'user': t2[2],
+        'before': {'ticks': t1[0], 'kernel': t1[1], 'user': t1[2], 'stacks': stacks(d1)},
+        'diff': diff(d1, d2, kernel),
+        'flat': [], 'lines': [], 'stacks': stacks(d2), 'cpu': [], 'annotate': '',
+    }
+    write(os.path.join(d2, 'diff.html'), page(data, 'Kernel profile: difference'))
+
+
+def write(out, text):
+    with open(out + '.tmp', 'w', encoding='utf-8') as f:
+        f.write(text)
+    os.replace(out + '.tmp', out)
+
+
 def page(data, title):
     here = os.path.dirname(os.path.abspath(__file__))
     with open(os.path.join(here, 'report.css')) as f:
@@ -136,6 +188,9 @@ def page(data, title):
 
 def main():
     args = sys.argv[1:]
+    if args[:1] == ['-D']:
+        diffmain(args[1:])
+        return
     kernel = os.path.join(TOP, 'o/kernel')
     if len(args) == 4 and args[0] == '-k':
         kernel, args = args[1], args[2:]
@@ -157,10 +212,7 @@ def main():
         'cpu': cpus(d),
         'annotate': annotate(d, kernel, rows),
     }
-    out = os.path.join(d, 'report.html')
-    with open(out + '.tmp', 'w', encoding='utf-8') as f:
-        f.write(page(data, 'Kernel profile: ' + command))
-    os.replace(out + '.tmp', out)
+    write(os.path.join(d, 'report.html'), page(data, 'Kernel profile: ' + command))
 
 
 main()

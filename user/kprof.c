@@ -7,6 +7,7 @@
  *	kprof -l [-h hz] kernel kpdata		(on the host)
  *	kprof -p [-h hz] kernel kpdata [kpstack]	(on the host)
  *	kprof -a function kernel kpdata		(on the host)
+ *	kprof -D kernel before.kpdata after.kpdata	(on the host)
  *
  * kpdata (see kprof(3)) is an array of 4-byte big-endian counts: the
  * clock ticks while profiling was on, the ticks that found the kernel
@@ -30,7 +31,8 @@
  * from the kernel's DWARF line table, through libdw, which only the
  * host has (tools/srcline.c).  -p writes the profile, or with kpstack
  * its stacks, in pprof's format (tools/kpprof.c), and -a a function's
- * instructions with their ticks (tools/annotate.c), also on the host only.
+ * instructions with their ticks (tools/annotate.c), and -D two profiles'
+ * difference (tools/kpdiff.c), also on the host only.
  *
  * The symbols, the crediting and the rows are user/lib/elfsym.c's,
  * shared with prof.  The same source builds for the guest and for the
@@ -61,7 +63,8 @@ usage(void)
 		"       kprof -s|-g kernel kpstack [kpdata]\n"
 		"       kprof -l [-h hz] kernel kpdata\n"
 		"       kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz\n"
-		"       kprof -a function kernel kpdata\n");
+		"       kprof -a function kernel kpdata\n"
+		"       kprof -D kernel before.kpdata after.kpdata\n");
 	exit(1);
 }
 
@@ -299,7 +302,7 @@ main(int argc, char *argv[])
 			break;
 		}
 		if(strcmp(argv[i], "-s") == 0 || strcmp(argv[i], "-g") == 0 || strcmp(argv[i], "-l") == 0
-		|| strcmp(argv[i], "-p") == 0){
+		|| strcmp(argv[i], "-p") == 0 || strcmp(argv[i], "-D") == 0){
 			if(mode != 0)
 				usage();
 			mode = argv[i][1];
@@ -327,6 +330,9 @@ main(int argc, char *argv[])
 	if(mode == 's' || mode == 'g'){
 		if(hz != 0 || argc - i < 2 || argc - i > 3)
 			usage();
+	}else if(mode == 'D'){
+		if(argc - i != 3)
+			usage();
 	}else if(argc - i != 2 && !(mode == 'p' && argc - i == 3))
 		usage();
 #if !__STDC_HOSTED__
@@ -334,6 +340,8 @@ main(int argc, char *argv[])
 		fatal("-p: pprof's format needs protobuf-c, which only the host's kprof has");
 	if(mode == 'a')
 		fatal("-a %s: the disassembly needs objdump, which only the host has", fn);
+	if(mode == 'D')
+		fatal("-D: the difference is the host's kprof's");
 #endif
 
 	if((err = symload(&k, argv[i])) != NULL)
@@ -363,7 +371,12 @@ main(int argc, char *argv[])
 			stackfree(&st);
 	}else if(mode == 'a')
 		annotate(&k, cell, nbins, fn);
-	else
+	else if(mode == 'D'){
+		uint32_t *after = readdata(argv[i+2], nbins);
+
+		kpdiff(&k, cell, after, nbins);
+		free(after);
+	}else
 #endif
 	report(&k, argv[i], cell, nbins, hz, mode == 'l');
 	free(cell);

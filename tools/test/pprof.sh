@@ -149,6 +149,18 @@ if both kernel -p -h 100 "$kernel" kd; then
 else
 	bad kernel-writes "$(cat kernel.err)"
 fi
+# Its stacks: files and lines are strings added as the frames are.
+at() {
+	printf '%08x' $((16#$(sym "$1") + $2))
+}
+echo "9 $(at lock 4) $(at syscall 5) $(at trap 5) $(at alltraps 5)" >ks
+"${hostbins[0]}" -s "$kernel" ks >ks.folded
+if both kstacks -p -h 100 "$kernel" kd ks; then
+	pp traces kstacks.pb.gz >got.traces
+	same kernel-stacks-traces ks.folded got.traces
+else
+	bad kernel-stacks-traces "$(cat kstacks.err)"
+fi
 
 # Bad input: a clear message, nothing written.
 want '' 'kprof: s1: the stacks add up to 28 ticks, not the 27 kernel ticks of d3\n'
@@ -165,6 +177,7 @@ want '' 'usage: kprof [-h hz] kernel kpdata
        kprof -l [-h hz] kernel kpdata
        kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz
        kprof -a function kernel kpdata
+       kprof -D kernel before.kpdata after.kpdata
 '
 expect too-many-files 1 -p sk d1 s1 s1
 if command -v script >/dev/null; then
