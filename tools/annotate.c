@@ -29,10 +29,10 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "elfsym.h"
+#include "kpdata.h"
 #include "pprof.h"
 
 enum {
-	BINSIZE		= 8,	/* bytes of kernel text per count */
 	TEXTMAX		= 100,	/* bytes of a source line shown */
 	NSRC		= 16,	/* source files kept read */
 };
@@ -165,8 +165,8 @@ annotate(Symtab *k, const uint32_t *cell, uint64_t nbins, const char *fn)
 	start = k->sym[i].addr;
 	end = i + 1 < k->nsym ? k->sym[i+1].addr : k->textbase + k->textsize;
 	/* The bins whose first byte is in the function: first to last-1. */
-	first = (start - k->textbase + BINSIZE-1) / BINSIZE;
-	last = (end - k->textbase + BINSIZE-1) / BINSIZE;
+	first = (start - k->textbase + KPBINSIZE-1) / KPBINSIZE;
+	last = (end - k->textbase + KPBINSIZE-1) / KPBINSIZE;
 	if(last > nbins)
 		last = nbins;
 	ticks = 0;
@@ -199,7 +199,7 @@ annotate(Symtab *k, const uint32_t *cell, uint64_t nbins, const char *fn)
 			putline(file, line);
 		lastfile = file;
 		lastline = line;
-		b = (pc - k->textbase) / BINSIZE;
+		b = (pc - k->textbase) / KPBINSIZE;
 		if(b < next){
 			printf("\t\t%08x:%s\n", (unsigned)pc, e + 1);
 			continue;

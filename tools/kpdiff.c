@@ -22,11 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "elfsym.h"
+#include "kpdata.h"
 #include "pprof.h"
-
-enum {
-	BINSIZE		= 8,	/* bytes of kernel text per count */
-};
 
 typedef struct Row Row;
 
@@ -62,7 +59,7 @@ credit(Symtab *k, const uint32_t *cell, uint64_t nbins)
 		fatal("out of memory");
 	for(i = 0; i < nbins; i++)
 		if(cell[2+i] != 0)
-			t[symfind(k, k->textbase + i*BINSIZE)] += cell[2+i];
+			t[symfind(k, k->textbase + i*KPBINSIZE)] += cell[2+i];
 	return t;
 }
 

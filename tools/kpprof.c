@@ -14,12 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "elfsym.h"
+#include "kpdata.h"
 #include "kpstack.h"
 #include "pprof.h"
-
-enum {
-	BINSIZE		= 8,	/* bytes of kernel text per count */
-};
 
 static Symtab	*cmpk;	/* the symbols bynameptr sorts the numbers of */
 
@@ -66,7 +63,7 @@ kpprof(Symtab *k, const uint32_t *cell, uint64_t nbins, unsigned long hz, Stacks
 {
 	Pprof *p;
 	Path *path;
-	uint64_t loc[MAXFRAMES], i;
+	uint64_t loc[KPMAXFRAMES], i;
 	int *by, j, n;
 
 	if(isatty(1))
@@ -80,7 +77,7 @@ kpprof(Symtab *k, const uint32_t *cell, uint64_t nbins, unsigned long hz, Stacks
 	if(st == NULL){
 		for(i = 0; i < nbins; i++){
 			if(cell[2+i] != 0){
-				loc[0] = ppat(p, k->textbase + i*BINSIZE);
+				loc[0] = ppat(p, k->textbase + i*KPBINSIZE);
 				ppsample(p, loc, 1, cell[2+i]);
 			}
 		}

@@ -85,14 +85,14 @@ want '' 'kprof: -a: ak has no function nosuch\n'
 expect no-such-function 1 -a nosuch ak ad
 want '' 'usage: kprof [-h hz] kernel kpdata
        kprof -s|-g kernel kpstack [kpdata]
-       kprof -l [-h hz] kernel kpdata
+       kprof -c [-x sym]... kernel exact sampled
        kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz
        kprof -a function kernel kpdata
        kprof -D kernel before.kpdata after.kpdata
 '
 expect no-function-named 1 -a
 expect too-many-files 1 -a f ak ad ad
-want '' 'kprof: ad2 has 4 bins, kernel text has 5\n'
+want '' 'kprof: ad2: truncated at byte 24 of 28 (kernel text has 5 bins)\n'
 head -c 24 ad >ad2
 expect bad-kpdata 1 -a f ak ad2
 PATH=/nonexistent "${hostbins[0]}" -a f ak ad >got.out 2>got.err

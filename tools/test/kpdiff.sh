@@ -71,12 +71,12 @@ expect no-error 0 -D sk one two
 mkdata none 5 0 0 0 0 0 0 0 0 0 0 0 0
 want '' 'kprof: -D: the first profile has no kernel ticks\n'
 expect no-ticks 1 -D sk none after
-want '' 'kprof: short has 3 bins, kernel text has 12\n'
+want '' 'kprof: short: truncated at byte 20 of 56 (kernel text has 12 bins)\n'
 mkdata short 3 1 1 1
 expect bad-bins 1 -D sk before short
 want '' 'usage: kprof [-h hz] kernel kpdata
        kprof -s|-g kernel kpstack [kpdata]
-       kprof -l [-h hz] kernel kpdata
+       kprof -c [-x sym]... kernel exact sampled
        kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz
        kprof -a function kernel kpdata
        kprof -D kernel before.kpdata after.kpdata
@@ -87,7 +87,7 @@ expect one-file 1 -D sk before
 # stacks moved from f to g.
 for d in b a; do
 	mkdir -p $d
-	echo 'off hz 100 bin 8 text 0xc0100000 etext 0xc0100050 cpus 1 cut 0' >$d/kpctl
+	echo 'off hz 100 bin 8 text 0xc0100000 etext 0xc0100060 cpus 1 cut 0' >$d/kpctl
 done
 cp before b/kpdata
 cp after a/kpdata

@@ -165,23 +165,25 @@ fi
 # Bad input: a clear message, nothing written.
 want '' 'kprof: s1: the stacks add up to 28 ticks, not the 27 kernel ticks of d3\n'
 mkdata d3 30 27 0 0 0 0 0 0 0 0 0 0 0 0 0
-expect bad-stack-sum 1 -p sk d3 s1
-want '' 'kprof: d4 has 13 bins, kernel text has 14\n'
+expect bad-stack-sum 1 -p -h 100 sk d3 s1
+want '' 'kprof: d4: truncated at byte 60 of 64 (kernel text has 14 bins)\n'
 python3 -c 'import struct; open("d4", "wb").write(struct.pack(">15I", *[0] * 15))'
-expect bad-bins 1 -p sk d4
+expect bad-bins 1 -p -h 100 sk d4
 printf '5 c0100012 xyz\n' >s2
 want '' "kprof: s2:1: pc \`xyz' is not a hex number\n"
-expect bad-kpstack 1 -p sk d1 s2
+expect bad-kpstack 1 -p -h 100 sk d1 s2
 want '' 'usage: kprof [-h hz] kernel kpdata
        kprof -s|-g kernel kpstack [kpdata]
-       kprof -l [-h hz] kernel kpdata
+       kprof -c [-x sym]... kernel exact sampled
        kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz
        kprof -a function kernel kpdata
        kprof -D kernel before.kpdata after.kpdata
 '
 expect too-many-files 1 -p sk d1 s1 s1
+want '' 'kprof: -p: d1: no clock rate beside it: give it with -h\n'
+expect no-clock 1 -p sk d1
 if command -v script >/dev/null; then
-	script -qec "${hostbins[0]} -p sk d1" /dev/null >tty.out 2>&1
+	script -qec "${hostbins[0]} -p -h 100 sk d1" /dev/null >tty.out 2>&1
 	check refuses-terminal grep -q 'kprof: -p: the profile is gzipped: send it to a file' tty.out
 fi
 
