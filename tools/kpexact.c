@@ -9,7 +9,7 @@
  *
  * text and size are those of the kernel's .text section.  The kernel
  * marks where kprof starts, clears and stops with a nop no compiler
- * emits (dev/devkprof.c, KPMARK: nopl with a displacement that spells
+ * emits (kern/kprof.h, KPMARK: nopl with a displacement that spells
  * kpon, kpcl or kpof); the plugin counts between the marks, the window
  * kprof samples in, and at each stop writes into DIR
  *
@@ -58,6 +58,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "kern/kprof.h"
 
 /*
  * The plugin API of QEMU 10.0 (version 4 of it), the few declarations
@@ -130,10 +131,8 @@ EXPORT int qemu_plugin_version = 4;
 EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv);
 
 enum {
-	Binshift	= 3,		/* bins of 8 bytes, as #T's */
 	Unit		= 1000,		/* instructions a kpdata count stands for */
 	Hz		= 1000000000 / Unit,	/* the units a second under -d */
-	Marklen		= 7,		/* nopl disp32(%eax): 0f 1f 80, then the 4 bytes */
 	Maxcpu		= 64,		/* processors told apart */
 };
 
@@ -233,7 +232,7 @@ writeout(void)
 	if((f = create("kpctl")) == NULL)
 		return;
 	fprintf(f, "off hz %d bin %d text %#" PRIx64 " etext %#" PRIx64 " cpus %d cut 0 clock exact\n",
-		Hz, 1<<Binshift, text, text + textsize, ncpu);
+		Hz, KPBINSIZE, text, text + textsize, ncpu);
 	fclose(f);
 	if((f = create("kpcpu")) == NULL)
 		return;
@@ -281,11 +280,11 @@ mark(unsigned int vcpu, void *udata)
 static uintptr_t
 markof(const struct qemu_plugin_insn *insn)
 {
-	unsigned char b[Marklen];
+	unsigned char b[KPMARKLEN];
 
-	if(qemu_plugin_insn_size(insn) != Marklen || qemu_plugin_insn_data(insn, b, Marklen) != Marklen)
+	if(qemu_plugin_insn_size(insn) != KPMARKLEN || qemu_plugin_insn_data(insn, b, KPMARKLEN) != KPMARKLEN)
 		return 0;
-	if(memcmp(b, "\x0f\x1f\x80kp", 5) != 0)
+	if(memcmp(b, KPMARKOP "kp", 5) != 0)
 		return 0;
 	if(memcmp(b + 5, "on", 2) == 0)
 		return Mon;
@@ -363,7 +362,7 @@ translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if((m = markof(insn)) != 0)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, mark, QEMU_PLUGIN_CB_NO_REGS, (void*)m);
 		qemu_plugin_register_vcpu_insn_exec_cb(insn, kernel, QEMU_PLUGIN_CB_NO_REGS,
-			c + 1 + ((pc - text) >> Binshift));
+			c + 1 + ((pc - text) >> KPBINSHIFT));
 	}
 }
 
@@ -426,7 +425,7 @@ qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char
 		fprintf(stderr, "kpexact: bad text=%s or size=%s\n", t, s);
 		return -1;
 	}
-	nbins = (textsize + (1<<Binshift) - 1) >> Binshift;
+	nbins = (textsize + KPBINSIZE - 1) >> KPBINSHIFT;
 	ncounter = 1 + nbins + Maxcpu;
 	c = calloc(ncounter, sizeof c[0]);
 	base = calloc(ncounter, sizeof base[0]);
