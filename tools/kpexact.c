@@ -175,6 +175,9 @@ create(const char *name)
 	return f;
 }
 
+/* A kpdata cell: KPCELL bytes, most significant first. */
+_Static_assert(KPCELL == 4, "put32 writes a kpdata cell");
+
 static void
 put32(FILE *f, uint64_t v)
 {
