@@ -3,8 +3,11 @@
  * two files, data to read from and data1 to write to; pipe(2) is an
  * attach, a walk to each and an open.  The pipe's buffer exists while
  * either end is open.  A read waits for data or for the last writer to
- * go; a write waits for room, and fails with EPIPE once the last reader
- * has gone.
+ * go; a write waits for room.  Once the last reader has gone, a write
+ * fails with EPIPE and its writer dies quietly on its way back to user
+ * mode (status 255), as Plan 9's note "sys: write on closed pipe" or
+ * Unix's SIGPIPE ends one: the reader chose to stop, so `man x | head`
+ * is no error of the writer's to print.
  */
 #include "u.h"
 #include "mem.h"
@@ -207,9 +210,14 @@ pipewrite(Chan *c, void *buf, long n, uvlong off)
 		return seterr(EBADF, nil);
 	lock(&pipelk);
 	while(m < n){
-		if(p->readers == 0 || up->killed){
+		if(p->readers == 0){
 			unlock(&pipelk);
-			return seterr(p->readers == 0 ? EPIPE : EINTR, nil);
+			pkill(up->pid);	/* init, which pkill spares, writes to no pipe */
+			return seterr(EPIPE, nil);
+		}
+		if(up->killed){
+			unlock(&pipelk);
+			return seterr(EINTR, nil);
 		}
 		if(p->w - p->r == Psize){
 			wakeup(p);

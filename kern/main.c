@@ -162,7 +162,8 @@ main(uint magic, Mbinfo *mb)
 	lapicinit();
 	mpstart();
 	/* Before init: another processor may run it, and its shell, at once. */
-	print("%d MB, %d free pages, hz %d, %d cpus\n", pagestotal()*BY2PG >> 20, pagesfree(), hz, nmach);
+	print("%d MB, %d free pages, hz %d, %d cpu%s\n", pagestotal()*BY2PG >> 20, pagesfree(), hz,
+		nmach, nmach == 1 ? "" : "s");
 	userinit();
 	mach[0].phase = 2;	/* the others' ticks are placed after its (lapicphase) */
 	if(nmach > 2)

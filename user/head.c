@@ -1,4 +1,7 @@
-/* head [-n lines] [file ...]: print the first lines (10) of each file, or of the input. */
+/*
+ * head [-n lines | -lines] [file ...]: print the first lines (10) of
+ * each file, or of the input.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,17 +38,18 @@ main(int argc, char *argv[])
 	int i, fd, status = 0;
 
 	if(argc > 1 && strcmp(argv[1], "-n") == 0){
-		if(argc < 3 || (n = parsenum(argv[2])) < 0){
-			fprintf(stderr, "usage: head [-n lines] [file ...]\n");
-			return 1;
-		}
+		if(argc < 3 || (n = parsenum(argv[2])) < 0)
+			goto usage;
 		argc -= 2;
 		argv += 2;
+	}else if(argc > 1 && argv[1][0] == '-' && argv[1][1] >= '0' && argv[1][1] <= '9'){
+		if((n = parsenum(argv[1] + 1)) < 0)
+			goto usage;
+		argc--;
+		argv++;
 	}
-	if(argc > 1 && argv[1][0] == '-' && argv[1][1] != '\0'){
-		fprintf(stderr, "usage: head [-n lines] [file ...]\n");
-		return 1;
-	}
+	if(argc > 1 && argv[1][0] == '-' && argv[1][1] != '\0')
+		goto usage;
 	if(argc < 2 && head(0, n) < 0){
 		warn("standard input");
 		return 1;
@@ -61,4 +65,7 @@ main(int argc, char *argv[])
 			close(fd);
 	}
 	return status;
+usage:
+	fprintf(stderr, "usage: head [-n lines | -lines] [file ...]\n");
+	return 1;
 }

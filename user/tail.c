@@ -1,4 +1,4 @@
-/* tail [-n lines] [file]: print the last lines (10) of a file, or of the input. */
+/* tail [-n lines | -lines] [file]: print the last lines (10) of a file, or of the input. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,16 +56,22 @@ main(int argc, char *argv[])
 	long n = 10;
 	int fd, r;
 
-	if(argc > 1 && strcmp(argv[1], "-n") == 0){
-		if(argc < 3 || (n = parsenum(argv[2])) < 0 || n > MAXLINES){
+	if(argc > 1 && (strcmp(argv[1], "-n") == 0 || (argv[1][0] == '-' && argv[1][1] >= '0' && argv[1][1] <= '9'))){
+		if(argv[1][1] == 'n'){
+			n = argc < 3 ? -1 : parsenum(argv[2]);
+			argc--;
+			argv++;
+		}else
+			n = parsenum(argv[1] + 1);
+		if(n < 0 || n > MAXLINES){
 			fprintf(stderr, "tail: lines must be 0 to %d\n", MAXLINES);
 			return 1;
 		}
-		argc -= 2;
-		argv += 2;
+		argc--;
+		argv++;
 	}
 	if(argc > 2 || (argc == 2 && argv[1][0] == '-' && argv[1][1] != '\0')){
-		fprintf(stderr, "usage: tail [-n lines] [file]\n");
+		fprintf(stderr, "usage: tail [-n lines | -lines] [file]\n");
 		return 1;
 	}
 	if(argc < 2){

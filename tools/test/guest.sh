@@ -15,16 +15,24 @@ check boot-iso-kernel-first [ "$(grep -v '^$' <<<"$out" | head -1)" = 'kprof ker
 hasnt boot-iso-no-grub-menu 'Booting'
 
 
+# waitfor REGEX: until a console line matches (60 s at most).
+waitfor() {
+	for i in $(seq 600); do
+		tr -d '\r' <"$T/console" 2>/dev/null | grep -qE "$1" && return
+		sleep 0.1
+	done
+}
 # Boot with -kernel, to an interactive shell prompt; type at it once it is there.
 mkfifo "$T/keys"
 guest -t 60 <"$T/keys" &
 qemu=$!
 exec 3>"$T/keys"
-for i in $(seq 600); do
-	grep -q '^\$ ' "$T/console" 2>/dev/null && break
-	sleep 0.1
-done
-printf 'echo typed at the prompt\nhalt 5\n' >&3
+waitfor '^\$ '
+# Each line is typed once the one before has printed, so that the
+# console's echo of the next never lands inside the last one's output.
+printf 'echo typed at the prompt\n' >&3
+waitfor '^typed at the prompt$'
+printf 'halt 5\n' >&3
 exec 3>&-
 wait $qemu
 st=$?

@@ -30,7 +30,7 @@ echo startclr > /dev/kpctl
 spin 1 | spin 1 | spin 1 | spin 1
 echo stop > /dev/kpctl
 cat /dev/kpctl /dev/kpcpu"
-	has "cpus-$n-booted" "^[0-9]+ MB, [0-9]+ free pages, hz 100, $n cpus$"
+	has "cpus-$n-booted" "^[0-9]+ MB, [0-9]+ free pages, hz 100, $n cpu$([ $n = 1 ] || echo s)\$"
 	has "cpus-$n-kpctl" "^off hz 100 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus $n cut 0$"
 	check "cpus-$n-kpcpu-lines" [ "$(grep -cE '^cpu [0-9]+ total [0-9]+ kernel [0-9]+$' <<<"$out")" = $n ]
 	busy=$(awk '$1 == "cpu" && $4 - $6 >= 20 { n++ } END { print n + 0 }' <<<"$out")

@@ -24,21 +24,27 @@ echo h1; head -n 2 f; echo h2; head -n 0 f; echo h3; cat f | head -n 1; echo h4
 head f /nosuch; echo st $status; head -n x f; echo st $status; head -z; echo st $status
 echo t1; tail -n 2 f; echo t2; cat f | tail -n 1; echo t3; tail f; echo t4
 tail /nosuch; echo st $status; tail -n -1 f; echo st $status; tail a b; echo st $status
-echo -n no newline > g; echo t5; tail -n 1 g; echo t6'
+echo -n no newline > g; echo t5; tail -n 1 g; echo t6
+echo h5; head -3 f; echo h6; cat f | head -1; echo h7; tail -3 f; echo t7; cat f | tail -1; echo t8
+head -3x f; echo st $status; tail -1x f; echo st $status'
 check head-two [ "$(between h1 h2)" = "1|2|" ]
 check head-zero [ "$(between h2 h3)" = "" ]
 check head-stdin [ "$(between h3 h4)" = "1|" ]
 has head-missing '^head: /nosuch: file does not exist$'
 has head-header '^==> f <==$'
-check head-bad-status [ "$(grep -c '^st 1$' <<<"$out")" = 6 ]
-has head-usage '^usage: head \[-n lines\] \[file ...\]$'
+check head-bad-status [ "$(grep -c '^st 1$' <<<"$out")" = 8 ]
+check head-minus-n [ "$(between h5 h6)" = "1|2|3|" ]
+check head-minus-n-stdin [ "$(between h6 h7)" = "1|" ]
+check tail-minus-n [ "$(between h7 t7)" = "2|3|4|" ]
+check tail-minus-n-stdin [ "$(between t7 t8)" = "4|" ]
+has head-usage '^usage: head \[-n lines \| -lines\] \[file ...\]$'
 check tail-two [ "$(between t1 t2)" = "3|4|" ]
 check tail-stdin [ "$(between t2 t3)" = "4|" ]
 check tail-all [ "$(between t3 t4)" = "1|2|3|4|" ]
 check tail-no-newline [ "$(between t5 t6)" = "no newline|" ]
 has tail-missing '^tail: /nosuch: file does not exist$'
 has tail-bad-n '^tail: lines must be 0 to 100000$'
-has tail-usage '^usage: tail \[-n lines\] \[file\]$'
+has tail-usage '^usage: tail \[-n lines \| -lines\] \[file\]$'
 
 guest -c 'cd /tmp; echo one two > f; echo "  three " >> f; echo -n four >> f
 echo w1; wc f; echo w2; cat f | wc; echo w3; wc f f; echo w4
@@ -146,9 +152,22 @@ for p in pwd head tail wc grep sort mv touch man; do
 	has "man-$p" "^${p^^}\\(1\\) +${p^^}\\(1\\)$"
 done
 
-guest -c 'ls -l /tmp /bin/ls; mkdir /tmp/d; ls -l /tmp'
+# ls sorts, and heads each directory's list when given several names.
+# A writer whose reader has gone dies quietly (status 255): no message.
+guest -c 'ls -l /tmp /bin/ls; mkdir /tmp/d; ls -l /tmp
+cd /tmp; mkdir e; echo > e/zz; echo > e/aa; echo > e/mm
+echo l1; ls e; echo l2; ls -l d e /bin/ls; echo l3; ls /bin; echo l4; ls -x; echo st $status
+sh -c '\''xd /kernel; echo xd $status > /tmp/st'\'' | head -n 1; man kprof | head -n 3; cat /tmp/st'
 has ls-l-file '^-rw[-rwx]{7} +[0-9]+ /bin/ls$'
 has ls-l-dir '^d[-rwx]{9} +0 d$'
+check ls-sorted [ "$(between l1 l2)" = "aa|mm|zz|" ]
+check ls-headings [ "$(between l2 l3 | sed -E 's/-rw[-rwx]{7} +[0-9]+ //g')" = "d:||e:|aa|mm|zz||/bin/ls|" ]
+check ls-bin-sorted [ "$(between l3 l4 | tr '|' '\n' | LC_ALL=C sort -c && echo yes)" = yes ]
+has ls-usage '^usage: ls \[-l\] \[name ...\]$'
+has ls-usage-status '^st 1$'
+has broken-pipe-writer-killed '^xd 255$'
+hasnt broken-pipe-silent 'broken pipe|write error'
+has broken-pipe-reader-read '^MAN\(1\) +MAN\(1\)$|^KPROF\(1\)'
 
 # A failed write: every tool says so and fails.  Writes to /dev/kpctl
 # that are not control messages are refused by the kernel.
