@@ -205,6 +205,23 @@ textsum(void)
 	return h;
 }
 
+/*
+ * Can the console take a typed byte now?  In raw mode, not when its
+ * buffer is full: the byte waits in the UART rather than be lost, and
+ * the reader that makes room takes it in (uartkick).  Cooked mode
+ * takes every byte, for ^C and ^P; what does not fit is dropped.
+ */
+int
+consroom(void)
+{
+	int r;
+
+	ilock(&inlk);
+	r = !in.raw || in.e - in.r < Ibuf;
+	unlock(&inlk);
+	return r;
+}
+
 /* Read at most one line; an empty read at ^D is end of file. */
 long
 consreadline(char *buf, long n)
@@ -232,6 +249,7 @@ consreadline(char *buf, long n)
 			break;
 	}
 	unlock(&inlk);
+	uartkick();
 	return m;
 }
 
@@ -294,6 +312,9 @@ consctlwrite(Chan *c, char *msg, long n)
 	}else if(iscmd(msg, n, "rawoff")){
 		in.raw = 0;
 		c->aux = nil;
+		unlock(&inlk);
+		uartkick();	/* cooked mode takes what raw mode held back */
+		return n;
 	}else if(strncmp(msg, "fg ", 3) == 0){
 		g = 0;
 		for(p = msg + 3; *p >= '0' && *p <= '9' && g <= 1000000000; p++)
@@ -318,6 +339,7 @@ consclose(Chan *c)
 		ilock(&inlk);
 		in.raw = 0;
 		unlock(&inlk);
+		uartkick();
 	}
 }
 
