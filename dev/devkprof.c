@@ -497,10 +497,19 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 	return n;
 }
 
+enum { CMstart, CMstop, CMstartclr };
+
+static Cmdtab kpctlmsg[] = {
+	{ CMstart,	"start",	1 },
+	{ CMstop,	"stop",		1 },
+	{ CMstartclr,	"startclr",	1 },
+};
+
 static long
 kprofwrite(Chan *c, void *buf, long n, uvlong off)
 {
-	char msg[16];
+	Cmdbuf cb;
+	Cmdtab *ct;
 	Kpcount *spare;
 	int k;
 
@@ -508,24 +517,26 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 	if(c->qid != Qctl)
 		return seterr(EACCES, "permission denied");
 	/*
-	 * Copied in and parsed with interrupts on: however many blanks
-	 * follow a message, the clock is never held off while they are read.
+	 * Copied in and parsed before kproflk: however many blanks follow
+	 * a message, no other kpctl command waits while they are read.
 	 */
-	if(n >= (long)sizeof msg)
-		return seterr(EINVAL, "bad control message");
-	memmove(msg, buf, n);
+	if(parsecmd(&cb, buf, n) < 0 || (ct = lookupcmd(&cb, kpctlmsg, nelem(kpctlmsg))) == nil)
+		return -1;
 	lock(&kproflk);
-	if(iscmd(msg, n, "start")){
+	switch(ct->index){
+	case CMstart:
 		KPMARK("kpon");
 		if(xchg(&kprofon, 1) == 0)
 			nmiclock(1);
-	}else if(iscmd(msg, n, "stop")){
+		break;
+	case CMstop:
 		/* Stopped once no NMI that saw kprofon still counts: then the counts stay. */
 		KPMARK("kpof");
 		nmiclock(0);
 		xchg(&kprofon, 0);
 		quiesce();
-	}else if(iscmd(msg, n, "startclr")){
+		break;
+	case CMstartclr:
 		/*
 		 * Each processor's spare counts, zeroed, become its counts:
 		 * an NMI counts in the old or the new, never both, and once
@@ -544,9 +555,7 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 		KPMARK("kpon");
 		if(xchg(&kprofon, 1) == 0)
 			nmiclock(1);
-	}else{
-		unlock(&kproflk);
-		return seterr(EINVAL, "bad control message");
+		break;
 	}
 	unlock(&kproflk);
 	return n;
