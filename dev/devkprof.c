@@ -6,15 +6,18 @@
  * bin the pc falls in, and the kernel call stack there.  Every
  * processor counts in a Kpcount of its own, so no increment is lost
  * and the NMI takes no lock.  kpdata shows the cells' sums as
- * big-endian 4-byte cells: all ticks, kernel ticks, then one per bin.
+ * big-endian 4-byte cells: all ticks, kernel ticks, one per bin, and
+ * last, kprof's own cost in ticks (kpself), which the others leave out.
  * kpstack shows the stacks, one line per distinct stack, merged over the
  * processors.  kpcpu shows each processor's total and kernel ticks.
- * kpctl takes start, stop and startclr, and reads back a status line.
+ * kpctl takes start, stop, startclr and the clock's interval (random,
+ * or fixed: kern/apic.c, nmiclock), and reads back a status line.
  */
 #include "u.h"
 #include "mem.h"
 #include "dat.h"
 #include "fns.h"
+#include "x86.h"
 #include "kprof.h"
 
 enum {
@@ -24,10 +27,11 @@ enum {
 	Qstack,
 
 	KPmaxtext	= 128*1024,	/* kernel text at most */
-	KPncell	= KPBIN + (KPmaxtext >> KPBINSHIFT),
+	KPncell	= KPBIN + (KPmaxtext >> KPBINSHIFT) + KPSELF,
 	KPnstack	= 1024,	/* distinct stacks a processor keeps: a power of 2 */
 	KPnpc	= 16384,	/* their pcs, all together */
 	KPprobe	= 16,		/* slots a stack may lie past the one its hash names */
+	Kpoutside	= 27,	/* the NMI's instructions its rdtscs miss: 4 before, 15 + 8 after (objdump -d) */
 };
 
 static Dirtab kprofdir[] = {
@@ -51,7 +55,8 @@ typedef struct Kpstack {
 
 /* One processor's counts: what its NMI adds to, and what startclr swaps. */
 struct Kpcount {
-	uint	cell[KPncell];	/* kpdata's cells, in host order */
+	uint	cell[KPncell];	/* kpdata's cells, in host order; the last is kpself's, never counted in */
+	uvlong	cycles;		/* time-stamp counts in the NMI, with Kpoutside for each */
 	Kpstack	stack[KPnstack];
 	uint	pc[KPnpc];	/* the stacks' pcs */
 	uint	npc;		/* of pc in use */
@@ -67,7 +72,7 @@ volatile uint	kprofon;	/* counting */
 #define KPMARK(s)	asm volatile(".byte 0x0f, 0x1f, 0x80\n.ascii \"" s "\"")
 
 static Kpcount	kpcount[MAXMACH][2];	/* each processor's counts and a spare */
-static uint	ncell;		/* of cell in use: 2 + the bins of kernel text */
+static uint	ncell;		/* of cell in use: KPBIN + the bins of kernel text + KPSELF */
 static Lock	kproflk = { .name = "kprof" };	/* kpctl's commands, and the snapshot that kpstack's reads make below */
 static uint	left[KPncell];	/* kpstack: each bin's kernel ticks that no stack kept holds */
 static uint	total[MAXMACH][KPnstack];	/* and each kept stack's ticks, over the processors; 0 for a repeat */
@@ -79,6 +84,26 @@ satadd(uint a, uint b)
 	return a + b < a ? 0xFFFFFFFF : a + b;
 }
 
+/*
+ * kprof's own cost in ticks: each processor's time-stamp counts in its
+ * NMIs over those it had for each tick (nmiclocktime's over its ticks).
+ * Under run-qemu.sh -d (virtualclock) the processors take turns at one
+ * clock: each has 1/nmach of it if all are busy (an idle one none).
+ */
+static uint
+kpself(void)
+{
+	uvlong t = nmiclocktime(0), n = 0;
+	int k;
+
+	if(t == 0)
+		return 0;
+	for(k = 0; k < nmach; k++)
+		n += mach[k].kp->cycles * mach[k].kp->cell[KPTOTAL] / t;
+	n *= virtualclock ? nmach : 1;
+	return n > 0xFFFFFFFF ? 0xFFFFFFFF : n;
+}
+
 /* Cell i summed over the processors. */
 static uint
 cell(uint i)
@@ -86,6 +111,8 @@ cell(uint i)
 	uint n = 0;
 	int k;
 
+	if(i == ncell - KPSELF)
+		return kpself();
 	for(k = 0; k < nmach; k++)
 		n = satadd(n, mach[k].kp->cell[i]);
 	return n;
@@ -251,7 +278,7 @@ delivered(uint *f)
  * kpstack's reads find it.
  */
 void
-kprofnmi(uint *f, uint bp)
+kprofnmi(uint *f, uint bp, uvlong t0)
 {
 	Mach *m = thismach();
 	uint pc[KPMAXFRAMES], n, h;
@@ -275,6 +302,9 @@ kprofnmi(uint *f, uint bp)
 					stackadd(k, pc, 1, (Fnvbasis ^ pc[0]) * Fnvprime);
 			}
 		}
+		if(m == mach && nmirandom)
+			nmiclocknext();
+		k->cycles += rdtsc() - t0 + Kpoutside;
 	}
 	m->kpbusy = 0;
 }
@@ -287,7 +317,7 @@ kprofinit(void)
 
 	if(size > KPmaxtext)
 		panic("kprof: kernel text is %d bytes, over KPmaxtext", size);
-	ncell = KPBIN + ((size + (1<<KPBINSHIFT) - 1) >> KPBINSHIFT);
+	ncell = KPBIN + ((size + (1<<KPBINSHIFT) - 1) >> KPBINSHIFT) + KPSELF;
 	kprofdir[1].length = ncell * sizeof(uint);
 	for(k = 0; k < MAXMACH; k++)
 		mach[k].kp = &kpcount[k][0];
@@ -322,6 +352,8 @@ bigendian(uchar *p, uint off, uint n)
 	for(m = 1; m < nmach; m++)
 		for(c = mach[m].kp->cell + i, j = 0; j < k; j++)
 			w[j] = satadd(w[j], c[j]);
+	if(k > 0 && i + k == ncell)
+		w[k-1] = kpself();
 	for(j = 0; j < k; j++)
 		w[j] = __builtin_bswap32(w[j]);
 	p += 4*k;
@@ -362,7 +394,7 @@ snapshot(void)
 	uint i, b, t;
 	int j, l;
 
-	for(i = 2; i < ncell; i++)
+	for(i = KPBIN; i < ncell - KPSELF; i++)
 		left[i] = cell(i);
 	for(l = 0; l < nmach; l++){
 		k = mach[l].kp;
@@ -402,12 +434,10 @@ snapshot(void)
 static uint
 digits(uint n)
 {
-	uint d = 1;
+	uint d;
 
-	while(n >= 10){
-		n /= 10;
+	for(d = 1; n >= 10; n /= 10)
 		d++;
-	}
 	return d;
 }
 
@@ -457,7 +487,7 @@ stackread(char *buf, long len, uvlong off)
 			if(total[l][i] != 0)
 				n += line(buf, len, off, &pos, total[l][i],
 					mach[l].kp->pc + mach[l].kp->stack[i].off, mach[l].kp->stack[i].n);
-	for(i = KPBIN; i < ncell && pos < off + len; i++)
+	for(i = KPBIN; i < ncell - KPSELF && pos < off + len; i++)
 		if(left[i] != 0){
 			pc = (uint)text + ((i - KPBIN) << KPBINSHIFT);
 			n += line(buf, len, off, &pos, left[i], &pc, 1);
@@ -477,8 +507,9 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 	case Qctl:
 		for(k = 0, cut = 0; k < nmach; k++)
 			cut = satadd(cut, mach[k].kp->cut);
-		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x cpus %d cut %u\n",
-			kprofon ? "on" : "off", hz, 1<<KPBINSHIFT, (uint)text, (uint)etext, nmach, cut);
+		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x cpus %d cut %u clock %s interval %s\n",
+			kprofon ? "on" : "off", hz, 1<<KPBINSHIFT, (uint)text, (uint)etext, nmach, cut,
+			virtualclock ? "virtual" : "host", nmirandom ? "random" : "fixed");
 		return readstr(off, buf, n, status);
 	case Qcpu:
 		for(k = 0, l = 0; k < nmach; k++)
@@ -500,7 +531,7 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 static long
 kprofwrite(Chan *c, void *buf, long n, uvlong off)
 {
-	char msg[16];
+	char msg[24];
 	Kpcount *spare;
 	int k;
 
@@ -525,6 +556,10 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 		nmiclock(0);
 		xchg(&kprofon, 0);
 		quiesce();
+	}else if(iscmd(msg, n, "interval random") || iscmd(msg, n, "interval fixed")){
+		nmirandom = msg[9] == 'r';
+		if(kprofon)
+			nmiclock(1);
 	}else if(iscmd(msg, n, "startclr")){
 		/*
 		 * Each processor's spare counts, zeroed, become its counts:
@@ -537,11 +572,13 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 			memset(spare->stack, 0, sizeof spare->stack);
 			spare->npc = 0;
 			spare->cut = 0;
+			spare->cycles = 0;
 			mach[k].kp = spare;
 		}
 		quiesce();
 		KPMARK("kpcl");
 		KPMARK("kpon");
+		nmiclocktime(1);
 		if(xchg(&kprofon, 1) == 0)
 			nmiclock(1);
 	}else{
