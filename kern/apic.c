@@ -177,7 +177,10 @@ ioapicenable(int irq)
  * and a fixed phase.  The mean stays 1/HZ: the counts are uniform over
  * [n - n/2, n + n/2], n the fixed clock's (nmiclocknext).  The
  * generator is seeded the same at each start, so that run-qemu.sh -d's
- * runs stay the same.
+ * runs stay the same.  It is the default only under -d (tscinstr):
+ * elsewhere the first processor's NMI, which rearms the clock, may come
+ * late by much (a host thread not running), and meanwhile no processor
+ * samples; a rate generator never waits.
  */
 int	nmirandom = 1;	/* kprof's intervals are random; else all 1/HZ */
 static uint	nmicount;	/* the 8254's counts in 1/HZ s */

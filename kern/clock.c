@@ -136,4 +136,5 @@ tscinstr(void)
 	b = loopcounts(2000);
 	c = loopcounts(3000);
 	virtualclock = b - a == 2000 && c - b == 2000;
+	nmirandom = virtualclock;	/* see nmiclock */
 }
