@@ -165,9 +165,9 @@ main(uint magic, Mbinfo *mb)
 	/* Before init: another processor may run it, and its shell, at once. */
 	print("%d MB, %d free pages, hz %d, %d cpu%s\n", pagestotal()*BY2PG >> 20, pagesfree(), hz,
 		nmach, nmach == 1 ? "" : "s");
+	if(locktestarg[0] != '\0')
+		locktest(locktestarg);	/* before init, whose shell could otherwise finish first */
 	userinit();
 	mach[0].online = 1;
-	if(locktestarg[0] != '\0')
-		locktest(locktestarg);
 	scheduler();
 }
