@@ -5,13 +5,10 @@
  * the tick; if the pc it interrupted is in kernel text, also the 8-byte
  * bin the pc falls in, and the kernel call stack there.  Every
  * processor counts in a Kpcount of its own, so no increment is lost
- * and the NMI takes no lock.  kpdata shows the cells' sums as
- * big-endian 4-byte cells: all ticks, kernel ticks, one per bin, and
- * last, kprof's own cost in ticks (kpself), which the others leave out.
- * kpstack shows the stacks, one line per distinct stack, merged over the
- * processors.  kpcpu shows each processor's total and kernel ticks.
- * kpctl takes start, stop, startclr and the clock's interval (random,
- * or fixed: kern/apic.c, nmiclock), and reads back a status line.
+ * and the NMI takes no lock.  kpdata shows the cells' sums (kern/kprof.h),
+ * kprof's own cost last (kpself); kpstack the stacks, merged over the
+ * processors; kpcpu each one's ticks.  kpctl takes start, stop, startclr
+ * and interval random|fixed (kern/apic.c), and reads back a status line.
  */
 #include "u.h"
 #include "mem.h"
@@ -21,10 +18,7 @@
 #include "kprof.h"
 
 enum {
-	Qctl = 1,
-	Qdata,
-	Qcpu,
-	Qstack,
+	Qctl = 1, Qdata, Qcpu, Qstack,
 
 	KPmaxtext	= 128*1024,	/* kernel text at most */
 	KPncell	= KPBIN + (KPmaxtext >> KPBINSHIFT) + KPSELF,
@@ -64,11 +58,8 @@ struct Kpcount {
 };
 
 volatile uint	kprofon;	/* counting */
-/*
- * A mark for an exact count taken outside the machine (tools/kpexact.c,
- * a QEMU plugin, counts instructions between the marks): a nop that no
- * compiler emits, nopl with a displacement that spells what kprof does.
- */
+/* A mark for tools/kpexact.c's exact count, which counts between marks: nopl
+ * with a displacement that spells what kprof does, a nop no compiler emits. */
 #define KPMARK(s)	asm volatile(".byte 0x0f, 0x1f, 0x80\n.ascii \"" s "\"")
 
 static Kpcount	kpcount[MAXMACH][2];	/* each processor's counts and a spare */
@@ -84,20 +75,14 @@ satadd(uint a, uint b)
 	return a + b < a ? 0xFFFFFFFF : a + b;
 }
 
-/*
- * kprof's own cost in ticks: each processor's time-stamp counts in its
- * NMIs over those it had for each tick (nmiclocktime's over its ticks).
- * Under run-qemu.sh -d (virtualclock) the processors take turns at one
- * clock: each has 1/nmach of it if all are busy (an idle one none).
- */
+/* kprof's own cost in ticks: each processor's counts in its NMIs over those it had for
+ * each tick; under -d (virtualclock) each has 1/nmach of one clock if all are busy. */
 static uint
 kpself(void)
 {
-	uvlong t = nmiclocktime(0), n = 0;
+	uvlong t = nmiclocktime(0) + 1, n = 0;	/* + 1: never 0 */
 	int k;
 
-	if(t == 0)
-		return 0;
 	for(k = 0; k < nmach; k++)
 		n += mach[k].kp->cycles * mach[k].kp->cell[KPTOTAL] / t;
 	n *= virtualclock ? nmach : 1;
@@ -528,10 +513,20 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 	return n;
 }
 
+enum { CMstart, CMstop, CMstartclr, CMinterval };
+
+static Cmdtab kpctlmsg[] = {
+	{ CMstart,	"start",	1 },
+	{ CMstop,	"stop",		1 },
+	{ CMstartclr,	"startclr",	1 },
+	{ CMinterval,	"interval",	2 },	/* random or fixed */
+};
+
 static long
 kprofwrite(Chan *c, void *buf, long n, uvlong off)
 {
-	char msg[24];
+	Cmdbuf cb;
+	Cmdtab *ct;
 	Kpcount *spare;
 	int k;
 
@@ -539,28 +534,34 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 	if(c->qid != Qctl)
 		return seterr(EACCES, "permission denied");
 	/*
-	 * Copied in and parsed with interrupts on: however many blanks
-	 * follow a message, the clock is never held off while they are read.
+	 * Copied in and parsed before kproflk: however many blanks follow
+	 * a message, no other kpctl command waits while they are read.
 	 */
-	if(n >= (long)sizeof msg)
-		return seterr(EINVAL, "bad control message");
-	memmove(msg, buf, n);
+	if(parsecmd(&cb, buf, n) < 0 || (ct = lookupcmd(&cb, kpctlmsg, nelem(kpctlmsg))) == nil)
+		return -1;
 	lock(&kproflk);
-	if(iscmd(msg, n, "start")){
+	switch(ct->index){
+	case CMstart:
 		KPMARK("kpon");
 		if(xchg(&kprofon, 1) == 0)
 			nmiclock(1);
-	}else if(iscmd(msg, n, "stop")){
+		break;
+	case CMstop:
 		/* Stopped once no NMI that saw kprofon still counts: then the counts stay. */
 		KPMARK("kpof");
 		nmiclock(0);
 		xchg(&kprofon, 0);
 		quiesce();
-	}else if(iscmd(msg, n, "interval random") || iscmd(msg, n, "interval fixed")){
-		nmirandom = msg[9] == 'r';
-		if(kprofon)
-			nmiclock(1);
-	}else if(iscmd(msg, n, "startclr")){
+		break;
+	case CMinterval:
+		if(strcmp(cb.f[1], "random") != 0 && strcmp(cb.f[1], "fixed") != 0){
+			unlock(&kproflk);
+			return seterr(EINVAL, "bad control message");
+		}
+		nmirandom = cb.f[1][0] == 'r';
+		nmiclock(kprofon);
+		break;
+	case CMstartclr:
 		/*
 		 * Each processor's spare counts, zeroed, become its counts:
 		 * an NMI counts in the old or the new, never both, and once
@@ -581,9 +582,7 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 		nmiclocktime(1);
 		if(xchg(&kprofon, 1) == 0)
 			nmiclock(1);
-	}else{
-		unlock(&kproflk);
-		return seterr(EINVAL, "bad control message");
+		break;
 	}
 	unlock(&kproflk);
 	return n;

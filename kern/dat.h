@@ -5,6 +5,8 @@
 #include "sys.h"
 
 typedef struct Chan	Chan;
+typedef struct Cmdbuf	Cmdbuf;
+typedef struct Cmdtab	Cmdtab;
 typedef struct Context	Context;
 typedef struct Dev	Dev;
 typedef struct Dirtab	Dirtab;
@@ -104,7 +106,7 @@ struct Chan {
 	uvlong	qid;		/* file within the device; QDIR for a directory */
 	int	mode;		/* O_RDONLY etc. once open, -1 before */
 	QLock	offlk;		/* offset, and a read, write or seek's use of it: one at a time */
-	uvlong	offset;		/* next byte read or written */
+	uvlong	offset;		/* next byte read or written; with O_APPEND the device's write sets it to the end first */
 	void	*aux;		/* the device's own state */
 	Mount	*mnt;		/* union to read through, if a mount point */
 };
@@ -127,6 +129,23 @@ struct Dirtab {
 	uint	qid;
 	uint	length;		/* what stat reports */
 	uint	perm;
+};
+
+/*
+ * A control message, copied in and split into its words (parsecmd,
+ * kern/parse.c), and an entry of a control file's table of the
+ * messages it takes (lookupcmd).
+ */
+struct Cmdbuf {
+	char	buf[64];	/* the message, its words ended in place */
+	char	*f[8];		/* the words */
+	int	nf;		/* of f in use */
+};
+
+struct Cmdtab {
+	int	index;		/* the device's number for the message */
+	char	*cmd;		/* its first word */
+	int	narg;		/* its words, the first included; 0 for any number */
 };
 
 /*

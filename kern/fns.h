@@ -77,7 +77,6 @@ long	devwrite(Chan*, void*, long, uvlong);
 void	devclose(Chan*);
 int	devremove(Chan*);
 long	readstr(uvlong, void*, long, char*);
-int	iscmd(char*, long, char*);
 
 /* exec.c */
 int	kexec(char*, char**);
@@ -133,6 +132,12 @@ void	flushintr(void);
 void	mpinit(void);
 void	mpstart(void);
 
+/* parse.c */
+int	tokenize(char*, char**, int);
+int	parsecmd(Cmdbuf*, void*, long);
+Cmdtab	*lookupcmd(Cmdbuf*, Cmdtab*, int);
+int	decimal(char*, uint, uint*);
+
 /* print.c */
 extern int	panicking;
 void	print(char*, ...);
@@ -146,6 +151,7 @@ void	scheduler(void);
 void	yield(void);
 int	schedpoint(void);
 void	sleep(void*, Lock*);
+void	sleepintr(void*, Lock*);
 void	wakeup(void*);
 int	pfork(int);
 void	procsetimg(Proc*, Image*, pte_t*);
