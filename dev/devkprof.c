@@ -5,29 +5,27 @@
  * the tick; if the pc it interrupted is in kernel text, also the 8-byte
  * bin the pc falls in, and the kernel call stack there.  Every
  * processor counts in a Kpcount of its own, so no increment is lost
- * and the NMI takes no lock.  kpdata shows the cells' sums as
- * big-endian 4-byte cells: all ticks, kernel ticks, then one per bin.
- * kpstack shows the stacks, one line per distinct stack, merged over the
- * processors.  kpcpu shows each processor's total and kernel ticks.
- * kpctl takes start, stop and startclr, and reads back a status line.
+ * and the NMI takes no lock.  kpdata shows the cells' sums (kern/kprof.h),
+ * kprof's own cost last (kpself); kpstack the stacks, merged over the
+ * processors; kpcpu each one's ticks.  kpctl takes start, stop, startclr
+ * and interval random|fixed (kern/apic.c), and reads back a status line.
  */
 #include "u.h"
 #include "mem.h"
 #include "dat.h"
 #include "fns.h"
+#include "x86.h"
 #include "kprof.h"
 
 enum {
-	Qctl = 1,
-	Qdata,
-	Qcpu,
-	Qstack,
+	Qctl = 1, Qdata, Qcpu, Qstack,
 
 	KPmaxtext	= 128*1024,	/* kernel text at most */
-	KPncell	= KPBIN + (KPmaxtext >> KPBINSHIFT),
+	KPncell	= KPBIN + (KPmaxtext >> KPBINSHIFT) + KPSELF,
 	KPnstack	= 1024,	/* distinct stacks a processor keeps: a power of 2 */
 	KPnpc	= 16384,	/* their pcs, all together */
 	KPprobe	= 16,		/* slots a stack may lie past the one its hash names */
+	Kpoutside	= 27,	/* the NMI's instructions its rdtscs miss: 4 before, 15 + 8 after (objdump -d) */
 };
 
 static Dirtab kprofdir[] = {
@@ -51,7 +49,8 @@ typedef struct Kpstack {
 
 /* One processor's counts: what its NMI adds to, and what startclr swaps. */
 struct Kpcount {
-	uint	cell[KPncell];	/* kpdata's cells, in host order */
+	uint	cell[KPncell];	/* kpdata's cells, in host order; the last is kpself's, never counted in */
+	uvlong	cycles;		/* time-stamp counts in the NMI, with Kpoutside for each */
 	Kpstack	stack[KPnstack];
 	uint	pc[KPnpc];	/* the stacks' pcs */
 	uint	npc;		/* of pc in use */
@@ -61,7 +60,7 @@ struct Kpcount {
 volatile uint	kprofon;	/* counting */
 
 static Kpcount	kpcount[MAXMACH][2];	/* each processor's counts and a spare */
-static uint	ncell;		/* of cell in use: 2 + the bins of kernel text */
+static uint	ncell;		/* of cell in use: KPBIN + the bins of kernel text + KPSELF */
 /*
  * kpctl's commands, and the snapshot that kpstack's reads make below:
  * a QLock, as a read takes scheduling points while it holds it (on 8
@@ -79,6 +78,20 @@ satadd(uint a, uint b)
 	return a + b < a ? 0xFFFFFFFF : a + b;
 }
 
+/* kprof's own cost in ticks: each processor's counts in its NMIs over those it had for
+ * each tick; under -d (virtualclock) each has 1/nmach of one clock if all are busy. */
+static uint
+kpself(void)
+{
+	uvlong t = nmiclocktime(0) + 1, n = 0;	/* + 1: never 0 */
+	int k;
+
+	for(k = 0; k < nmach; k++)
+		n += mach[k].kp->cycles * mach[k].kp->cell[KPTOTAL] / t;
+	n *= virtualclock ? nmach : 1;
+	return n > 0xFFFFFFFF ? 0xFFFFFFFF : n;
+}
+
 /* Cell i summed over the processors. */
 static uint
 cell(uint i)
@@ -86,6 +99,8 @@ cell(uint i)
 	uint n = 0;
 	int k;
 
+	if(i == ncell - KPSELF)
+		return kpself();
 	for(k = 0; k < nmach; k++)
 		n = satadd(n, mach[k].kp->cell[i]);
 	return n;
@@ -251,7 +266,7 @@ delivered(uint *f)
  * kpstack's reads find it.
  */
 void
-kprofnmi(uint *f, uint bp)
+kprofnmi(uint *f, uint bp, uvlong t0)
 {
 	Mach *m = thismach();
 	uint pc[KPMAXFRAMES], n, h;
@@ -275,6 +290,9 @@ kprofnmi(uint *f, uint bp)
 					stackadd(k, pc, 1, (Fnvbasis ^ pc[0]) * Fnvprime);
 			}
 		}
+		if(m == mach && nmirandom)
+			nmiclocknext();
+		k->cycles += rdtsc() - t0 + Kpoutside;
 	}
 	m->kpbusy = 0;
 }
@@ -287,7 +305,7 @@ kprofinit(void)
 
 	if(size > KPmaxtext)
 		panic("kprof: kernel text is %d bytes, over KPmaxtext", size);
-	ncell = KPBIN + ((size + (1<<KPBINSHIFT) - 1) >> KPBINSHIFT);
+	ncell = KPBIN + ((size + (1<<KPBINSHIFT) - 1) >> KPBINSHIFT) + KPSELF;
 	kprofdir[1].length = ncell * sizeof(uint);
 	for(k = 0; k < MAXMACH; k++)
 		mach[k].kp = &kpcount[k][0];
@@ -322,6 +340,8 @@ bigendian(uchar *p, uint off, uint n)
 	for(m = 1; m < nmach; m++)
 		for(c = mach[m].kp->cell + i, j = 0; j < k; j++)
 			w[j] = satadd(w[j], c[j]);
+	if(k > 0 && i + k == ncell)
+		w[k-1] = kpself();
 	for(j = 0; j < k; j++)
 		w[j] = __builtin_bswap32(w[j]);
 	p += 4*k;
@@ -364,7 +384,7 @@ snapshot(void)
 	uint i, b, t;
 	int j, l;
 
-	for(i = 2; i < ncell; i++){
+	for(i = KPBIN; i < ncell - KPSELF; i++){
 		if(i % 1024 == 0 && schedpoint() < 0)
 			return -1;
 		left[i] = cell(i);
@@ -410,12 +430,10 @@ snapshot(void)
 static uint
 digits(uint n)
 {
-	uint d = 1;
+	uint d;
 
-	while(n >= 10){
-		n /= 10;
+	for(d = 1; n >= 10; n /= 10)
 		d++;
-	}
 	return d;
 }
 
@@ -477,7 +495,7 @@ stackread(char *buf, long len, uvlong off)
 				n += line(buf, len, off, &pos, total[l][i],
 					mach[l].kp->pc + mach[l].kp->stack[i].off, mach[l].kp->stack[i].n);
 		}
-	for(i = KPBIN; i < ncell && pos < off + len; i++)
+	for(i = KPBIN; i < ncell - KPSELF && pos < off + len; i++)
 		if(left[i] != 0){
 			pc = (uint)text + ((i - KPBIN) << KPBINSHIFT);
 			n += line(buf, len, off, &pos, left[i], &pc, 1);
@@ -497,8 +515,9 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 	case Qctl:
 		for(k = 0, cut = 0; k < nmach; k++)
 			cut = satadd(cut, mach[k].kp->cut);
-		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x cpus %d cut %u\n",
-			kprofon ? "on" : "off", hz, 1<<KPBINSHIFT, (uint)text, (uint)etext, nmach, cut);
+		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x cpus %d cut %u clock %s interval %s\n",
+			kprofon ? "on" : "off", hz, 1<<KPBINSHIFT, (uint)text, (uint)etext, nmach, cut,
+			virtualclock ? "virtual" : "host", nmirandom ? "random" : "fixed");
 		return readstr(off, buf, n, status);
 	case Qcpu:
 		for(k = 0, l = 0; k < nmach; k++)
@@ -517,12 +536,13 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 	return n;
 }
 
-enum { CMstart, CMstop, CMstartclr };
+enum { CMstart, CMstop, CMstartclr, CMinterval };
 
 static Cmdtab kpctlmsg[] = {
 	{ CMstart,	"start",	1 },
 	{ CMstop,	"stop",		1 },
 	{ CMstartclr,	"startclr",	1 },
+	{ CMinterval,	"interval",	2 },	/* random or fixed */
 };
 
 static long
@@ -557,6 +577,14 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 		xchg(&kprofon, 0);
 		quiesce();
 		break;
+	case CMinterval:
+		if(strcmp(cb.f[1], "random") != 0 && strcmp(cb.f[1], "fixed") != 0){
+			qunlock(&kproflk);
+			return seterr(EINVAL, "bad control message");
+		}
+		nmirandom = cb.f[1][0] == 'r';
+		nmiclock(kprofon);
+		break;
 	case CMstartclr:
 		/*
 		 * Each processor's spare counts, zeroed, become its counts:
@@ -569,11 +597,13 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 			memset(spare->stack, 0, sizeof spare->stack);
 			spare->npc = 0;
 			spare->cut = 0;
+			spare->cycles = 0;
 			mach[k].kp = spare;
 		}
 		quiesce();
 		KPMARK("kpcl");
 		KPMARK("kpon");
+		nmiclocktime(1);
 		if(xchg(&kprofon, 1) == 0)
 			nmiclock(1);
 		break;

@@ -188,7 +188,6 @@ struct Mach {
 	int	nlock;		/* locks it holds */
 	int	intena;		/* were interrupts on before the first pushcli? */
 	uint	ticks;		/* of its own clock */
-	int	phase;		/* lapicphase's steps done; 2 when its ticks are in place */
 	volatile int	online;		/* it has started and runs the scheduler */
 	volatile int	idling;		/* it waits in idle for a process: ready wakes it */
 	Kpcount	*kp;		/* the kprof counts its NMIs add to (dev/devkprof.c) */

@@ -25,14 +25,15 @@ uint	heapfree(void);
 /* apic.c */
 extern volatile uint	*lapic, *ioapic;
 void	lapicinit(void);
-void	lapicphase(Mach*);
-extern volatile int	evenclocks;	/* three or more processors: lapicphase spreads their ticks */
 int	lapicid(void);
 void	lapiceoi(void);
 void	lapicipi(int, uint);
 void	ioapicinit(void);
 void	ioapicenable(int);
 void	nmiclock(int);
+void	nmiclocknext(void);
+uvlong	nmiclocktime(int);
+extern int	nmirandom;	/* kprof's clock draws its intervals at random */
 extern int	clockgsi;
 
 /* archive.c */
@@ -56,6 +57,8 @@ void	chaninit(Chan*);
 void	clock(void);
 void	tsleep(uint);
 uvlong	ms2tick(uint);
+void	tscinstr(void);
+extern int	virtualclock;	/* the time-stamp counter counts instructions: run-qemu.sh -d */
 
 /* dev.c */
 void	chandevreset(void);
@@ -246,7 +249,7 @@ void	rootdata(Chan*, uchar*, uint);	/* dev/devroot.c: a boot file's contents, wh
  * frame pointer it interrupted.  Safe wherever the NMI lands: it takes
  * no lock and touches only its processor's counts.
  */
-void	kprofnmi(uint *f, uint bp);
+void	kprofnmi(uint *f, uint bp, uvlong t0);
 
 /* Shared among the devices in dev/ */
 void	consinput(int);		/* devcons.c: a character typed */

@@ -10,6 +10,9 @@
  *	cell KPKERNEL	those that found the processor in kernel text
  *	cell KPBIN+i	those whose pc was in text + i*KPBINSIZE up to
  *			the next bin, for each bin of kernel text
+ *	the last	kprof's own cost, in ticks, which the cells
+ *			above leave out: KPSELF cells after the bins
+ *			(0 in a file of exact counts, which have none)
  * A count stops at 2^32-1 rather than wrap.
  *
  * kpstack is text, a line for each distinct kernel call stack,
@@ -34,6 +37,7 @@ enum {
 	KPTOTAL		= 0,	/* kpdata's cell of all ticks */
 	KPKERNEL	= 1,	/* its cell of kernel ticks */
 	KPBIN		= 2,	/* its first bin's cell */
+	KPSELF		= 1,	/* cells after the bins in the kernel's kpdata: kprof's own cost */
 	KPMAXFRAMES	= 32,	/* pcs in a line of kpstack, at most */
 	KPPCDIGITS	= 8,	/* hex digits of a pc in kpstack */
 	KPMARKLEN	= 7,	/* bytes of a mark */
