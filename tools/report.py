@@ -85,6 +85,8 @@ def srclines(d):
     rows = []
     if lines is None:
         return rows
+    if len(lines) > 2 and lines[2].startswith('clock '):
+        del lines[2]
     for i, l in enumerate(lines[3:3 + HOT], 4):
         r = re.match(r'(\d+)\t *(\d+\.\d)\t([^\t]*)\t([^\t]*)\t(.*)$', l)
         if not r:
