@@ -189,9 +189,9 @@ tools:V: o/host/kprof o/host/srcline o/host/prof o/host/kpexact.so ${HOSTTESTS:%
 # The formatters' library, user/lib, is compiled for the host from the
 # same files as for the guest.  srcline, the profile by source line,
 # is the host's only: it needs elfutils' libdw.
-KPLIB=user/lib/elfsym.c user/lib/kpdata.c user/lib/kpcmp.c user/lib/kpstack.c user/lib/flame.c
+KPLIB=user/lib/elfsym.c user/lib/kpdata.c user/lib/kpcmp.c user/lib/kpstack.c user/lib/flame.c user/lib/kpproc.c
 KPROFSRC=user/kprof.c $KPLIB
-KPROFHDR=user/include/elfsym.h user/include/kpstack.h user/include/kpdata.h kern/kprof.h
+KPROFHDR=user/include/elfsym.h user/include/kpstack.h user/include/kpdata.h user/include/kpproc.h kern/kprof.h
 SRCLINESRC=tools/srcline.c $KPLIB
 PROFSRC=user/prof.c user/lib/elfsym.c user/lib/gmonread.c
 TARTESTSRC=tools/test/tartest.c kern/tar.c

@@ -9,7 +9,10 @@
  * big-endian 4-byte cells: all ticks, kernel ticks, then one per bin.
  * kpstack shows the stacks, one line per distinct stack, merged over the
  * processors.  kpcpu shows each processor's total and kernel ticks.
- * kpctl takes start, stop and startclr, and reads back a status line.
+ * kpproc shows the ticks by process (kern/kpproc.c).  kpctl takes
+ * start, stop, startclr and pid, and reads back a status line.  With
+ * `pid N', a tick counts only if the processor runs a process in
+ * scope, N or what it forked since, whose kpin is set.
  */
 #include "u.h"
 #include "mem.h"
@@ -22,6 +25,7 @@ enum {
 	Qdata,
 	Qcpu,
 	Qstack,
+	Qproc,
 
 	KPmaxtext	= 128*1024,	/* kernel text at most */
 	KPncell	= KPBIN + (KPmaxtext >> KPBINSHIFT),
@@ -35,6 +39,7 @@ static Dirtab kprofdir[] = {
 	{ "kpdata",	Qdata,	0,	0444 },
 	{ "kpcpu",	Qcpu,	0,	0444 },
 	{ "kpstack",	Qstack,	0,	0444 },
+	{ "kpproc",	Qproc,	0,	0444 },
 };
 
 /*
@@ -56,6 +61,7 @@ struct Kpcount {
 	uint	pc[KPnpc];	/* the stacks' pcs */
 	uint	npc;		/* of pc in use */
 	uint	cut;		/* stacks that found no room whole */
+	uint	gen;		/* the run it counts, as Proc's kpgen */
 };
 
 volatile uint	kprofon;	/* counting */
@@ -69,6 +75,7 @@ volatile uint	kprofon;	/* counting */
 static Kpcount	kpcount[MAXMACH][2];	/* each processor's counts and a spare */
 static uint	ncell;		/* of cell in use: 2 + the bins of kernel text */
 static Lock	kproflk = { .name = "kprof" };	/* kpctl's commands, and the snapshot that kpstack's reads make below */
+static int	scopepid = -1;	/* the pid kpctl last scoped to, or -1 for all: the status line's */
 static uint	left[KPncell];	/* kpstack: each bin's kernel ticks that no stack kept holds */
 static uint	total[MAXMACH][KPnstack];	/* and each kept stack's ticks, over the processors; 0 for a repeat */
 
@@ -248,34 +255,49 @@ delivered(uint *f)
  * xchg before kprofon is looked at again, tells kpctl when a sample
  * that saw it on is done.  A stack that finds no room is cut: kept as
  * its leaf alone if that has room, else only in its bin, where
- * kpstack's reads find it.
+ * kpstack's reads find it.  A tick out of scope counts nowhere: scoped,
+ * kpin 0 or no process is below kpscoped 1.  A process's own counts
+ * (kern/kpproc.c) start again at its first tick of a new run.
  */
 void
 kprofnmi(uint *f, uint bp)
 {
 	Mach *m = thismach();
-	uint pc[KPMAXFRAMES], n, h;
+	uint pc[KPMAXFRAMES], n, h, kernel;
 	Kpcount *k;
+	Proc *p;
 
 	if(!kprofon)
 		return;
 	xchg(&m->kpbusy, 1);
-	if(kprofon){
-		k = m->kp;
-		satinc(&k->cell[KPTOTAL]);
-		if(f[0] >= (uint)vec0 && f[0] < (uint)alltraps)
-			f = delivered(f);
-		if(intext(f[0])){	/* a user pc is below KZERO, so never */
-			satinc(&k->cell[KPKERNEL]);
-			satinc(&k->cell[KPBIN + ((f[0] - (uint)text) >> KPBINSHIFT)]);
-			n = walk(m, f, bp, pc, &h);
-			if(stackadd(k, pc, n, h) < 0){
-				satinc(&k->cut);
-				if(n > 1)
-					stackadd(k, pc, 1, (Fnvbasis ^ pc[0]) * Fnvprime);
-			}
+	if(!kprofon)
+		goto out;
+	k = m->kp;
+	if(f[0] >= (uint)vec0 && f[0] < (uint)alltraps)
+		f = delivered(f);
+	kernel = intext(f[0]);	/* a user pc is below KZERO, so never */
+	if((p = m->proc) != nil){
+		if(p->kpin < kpscoped)
+			goto out;
+		if(p->kpgen != k->gen){
+			p->kpgen = k->gen;
+			p->kpticks[0] = p->kpticks[1] = 0;
+		}
+		satinc(&p->kpticks[kernel]);
+	}else if(kpscoped)
+		goto out;
+	satinc(&k->cell[KPTOTAL]);
+	if(kernel){
+		satinc(&k->cell[KPKERNEL]);
+		satinc(&k->cell[KPBIN + ((f[0] - (uint)text) >> KPBINSHIFT)]);
+		n = walk(m, f, bp, pc, &h);
+		if(stackadd(k, pc, n, h) < 0){
+			satinc(&k->cut);
+			if(n > 1)
+				stackadd(k, pc, 1, (Fnvbasis ^ pc[0]) * Fnvprime);
 		}
 	}
+out:
 	m->kpbusy = 0;
 }
 
@@ -469,7 +491,7 @@ stackread(char *buf, long len, uvlong off)
 static long
 kprofread(Chan *c, void *buf, long n, uvlong off)
 {
-	char status[MAXMACH*40];
+	char status[MAXMACH*40], scope[12];
 	uint len, cut;
 	int k, l;
 
@@ -477,8 +499,12 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 	case Qctl:
 		for(k = 0, cut = 0; k < nmach; k++)
 			cut = satadd(cut, mach[k].kp->cut);
-		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x cpus %d cut %u\n",
-			kprofon ? "on" : "off", hz, 1<<KPBINSHIFT, (uint)text, (uint)etext, nmach, cut);
+		if(scopepid < 0)
+			strcpy(scope, "all");
+		else
+			snprintf(scope, sizeof scope, "%d", scopepid);
+		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x cpus %d cut %u pid %s\n",
+			kprofon ? "on" : "off", hz, 1<<KPBINSHIFT, (uint)text, (uint)etext, nmach, cut, scope);
 		return readstr(off, buf, n, status);
 	case Qcpu:
 		for(k = 0, l = 0; k < nmach; k++)
@@ -487,6 +513,8 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 		return readstr(off, buf, n, status);
 	case Qstack:
 		return stackread(buf, n, off);
+	case Qproc:
+		return kpprocread(buf, n, off);
 	}
 	len = ncell * sizeof(uint);
 	if(off >= len)
@@ -500,9 +528,10 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 static long
 kprofwrite(Chan *c, void *buf, long n, uvlong off)
 {
-	char msg[16];
+	char msg[16], *p;
 	Kpcount *spare;
-	int k;
+	int k, pid;
+	uint gen;
 
 	USED(off);
 	if(c->qid != Qctl)
@@ -514,6 +543,7 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 	if(n >= (long)sizeof msg)
 		return seterr(EINVAL, "bad control message");
 	memmove(msg, buf, n);
+	msg[n] = '\0';
 	lock(&kproflk);
 	if(iscmd(msg, n, "start")){
 		KPMARK("kpon");
@@ -531,12 +561,14 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 		 * an NMI counts in the old or the new, never both, and once
 		 * the NMIs under way are done, only in the new.
 		 */
+		gen = kpprocclear();
 		for(k = 0; k < nmach; k++){
 			spare = &kpcount[k][mach[k].kp == &kpcount[k][0]];
 			memset(spare->cell, 0, ncell * sizeof(uint));
 			memset(spare->stack, 0, sizeof spare->stack);
 			spare->npc = 0;
 			spare->cut = 0;
+			spare->gen = gen;
 			mach[k].kp = spare;
 		}
 		quiesce();
@@ -544,6 +576,23 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 		KPMARK("kpon");
 		if(xchg(&kprofon, 1) == 0)
 			nmiclock(1);
+	}else if(iscmd(msg, n, "pid all")){
+		kpscope(-1);
+		scopepid = -1;
+	}else if(strncmp(msg, "pid ", 4) == 0){
+		/* Digits alone: no sign, and no more than a pid has. */
+		pid = 0;
+		for(p = msg + 4; *p >= '0' && *p <= '9' && pid < 100000000; p++)
+			pid = pid*10 + *p - '0';
+		if(p == msg + 4 || pid >= 100000000 || !iscmd(p, n - (p - msg), "")){
+			unlock(&kproflk);
+			return seterr(EINVAL, "bad control message");
+		}
+		if(kpscope(pid) < 0){
+			unlock(&kproflk);
+			return -1;
+		}
+		scopepid = pid;
 	}else{
 		unlock(&kproflk);
 		return seterr(EINVAL, "bad control message");

@@ -253,6 +253,9 @@ struct Proc {
 	Proc	*inext;		/* next thread of img */
 	uint	ticks;		/* clock ticks it has run, in user mode or in the kernel for it */
 	uint	profticks;	/* of those, ticks with one of img's profilers on */
+	uint	kpin;		/* in kprof's scope: kpctl's pid sets it, fork copies it (under procs) */
+	uint	kpgen;		/* the kprof run kpticks are of (kern/kpproc.c) */
+	uint	kpticks[2];	/* its user and kernel ticks in it: the NMI of its processor alone writes them */
 	Upage	ppg;		/* the page of the last profil counter it wrote */
 	Upage	spg;		/* the page of the last pcsample slot it wrote */
 	char	*kstack;	/* bottom of the kernel stack */

@@ -151,6 +151,14 @@ int	pwait(int*);
 int	pkill(int);
 void	pkillgrp(int);
 int	procdump(char*, int);
+void	procsweep(void (*)(Proc*, void*), void*);
+
+/* kpproc.c: kprof's scope, and its ticks by process */
+extern volatile uint	kpscoped;
+int	kpscope(int);
+uint	kpprocclear(void);
+void	kpprocreap(Proc*);
+long	kpprocread(void*, long, uvlong);
 
 /*
  * prof.c, and the clock's hook, inline: p, a thread of im, has user pc

@@ -111,6 +111,7 @@ newproc(void)
 	p->img = nil;
 	p->pgdir = nil;
 	p->ticks = p->profticks = 0;
+	p->kpin = p->kpgen = p->kpticks[0] = p->kpticks[1] = 0;
 	profforget(p);
 	memset(p->fd, 0, sizeof p->fd);
 	p->errstr[0] = '\0';
@@ -427,6 +428,7 @@ pfork(int flags)
 	ilock(&procs);
 	np->noteid = up->noteid;
 	np->killed = up->killed;
+	np->kpin = up->kpin;	/* under procs, as kpctl's pid sets it */
 	pid = np->pid;	/* before it can run, and exit */
 	ready(np);
 	unlock(&procs);
@@ -482,6 +484,7 @@ pwait(int *status)
 			pid = p->pid;
 			if(status != nil)
 				*status = p->status;
+			kpprocreap(p);
 			kstack = p->kstack;
 			p->kstack = nil;
 			p->parent = nil;
@@ -547,6 +550,23 @@ pkillgrp(int id)
 	for(p = proc; p < proc + NPROC; p++)
 		if(p->noteid == id && p != initproc && p->state != Unused && p->state != Zombie)
 			killp(p);
+	unlock(&procs);
+}
+
+/*
+ * Call f on every process in the table, then once on nil, all under
+ * procs, with interrupts off: f must not sleep or take procs.
+ */
+void
+procsweep(void (*f)(Proc*, void*), void *a)
+{
+	Proc *p;
+
+	ilock(&procs);
+	for(p = proc; p < proc + NPROC; p++)
+		if(p->state != Unused)
+			f(p, a);
+	f(nil, a);
 	unlock(&procs);
 }
 

@@ -5,6 +5,7 @@
  *	kprof -s kernel kpstack [kpdata]
  *	kprof -g kernel kpstack [kpdata]
  *	kprof -c [-x sym]... kernel exact sampled
+ *	kprof -P kpproc
  *
  * kpdata (kprof(3), kern/kprof.h) counts the clock ticks in each 8-byte
  * bin of kernel text.  kprof credits each bin to the function whose
@@ -22,7 +23,8 @@
  * them folded, a line each, and -g draws them as an SVG flame graph.
  * -c holds a profile against an exact count of instructions in
  * kpdata's form, with the error that sampling alone makes; -x leaves a
- * function out of both.
+ * function out of both.  -P prints kpproc's ticks by process, busiest
+ * first, with no kernel needed.
  *
  * This is a front end: the work is the formatters' library, user/lib
  * (elfsym.c, kpdata.c, kpcmp.c, kpstack.c, flame.c), which prof and the
@@ -35,6 +37,7 @@
 #include <string.h>
 #include "elfsym.h"
 #include "kpdata.h"
+#include "kpproc.h"
 #include "kpstack.h"
 
 static void
@@ -42,7 +45,8 @@ usage(void)
 {
 	fprintf(stderr, "usage: kprof [-h hz] kernel kpdata\n"
 		"       kprof -s|-g kernel kpstack [kpdata]\n"
-		"       kprof -c [-x sym]... kernel exact sampled\n");
+		"       kprof -c [-x sym]... kernel exact sampled\n"
+		"       kprof -P kpproc\n");
 	exit(1);
 }
 
@@ -81,6 +85,10 @@ main(int argc, char *argv[])
 	argv0 = "kprof";
 	hz = 0;
 	mode = 0;
+	if(argc == 3 && strcmp(argv[1], "-P") == 0){
+		kpprocprint(argv[2]);
+		return 0;
+	}
 	omit = malloc(argc * sizeof omit[0]);
 	if(omit == NULL)
 		fatal("out of memory");
