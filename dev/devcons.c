@@ -107,6 +107,36 @@ consinput(int c)
 	unlock(&inlk);
 }
 
+typedef struct Ps {
+	char	*buf;
+	int	n;		/* its size */
+	int	len;		/* of it filled */
+} Ps;
+
+static void
+psline(Proc *p, void *a)
+{
+	static char *states[] = { "unused", "embryo", "sleep", "ready", "run", "zombie" };
+	Ps *ps = a;
+
+	if(p == nil || ps->len >= ps->n)
+		return;
+	ps->len += snprintf(ps->buf + ps->len, ps->n - ps->len, "%5d %5d %-7s %7dK %8d %s\n", p->pid,
+		p->parent ? p->parent->pid : 0, states[p->state],
+		p->img != nil ? (p->img->brk - UTZERO + USTACKSIZE)/1024 : 0, p->ticks, p->name);
+}
+
+/* The text of /dev/ps, a line per process, into buf: its length. */
+static int
+procdump(char *buf, int n)
+{
+	Ps ps = { buf, n, 0 };
+
+	ps.len = snprintf(buf, n, "%5s %5s %-7s %8s %8s %s\n", "pid", "ppid", "state", "mem", "ticks", "name");
+	procsweep(psline, &ps);
+	return ps.len < n ? ps.len : n;
+}
+
 static void
 consinput1(int c)
 {
@@ -235,7 +265,7 @@ consreadline(char *buf, long n)
 			unlock(&inlk);
 			return seterr(EINTR, nil);
 		}
-		sleep(&in, &inlk);
+		sleepintr(&in, &inlk);
 	}
 	while(m < n && in.r != in.w){
 		c = in.buf[in.r++ % Ibuf];
@@ -297,39 +327,64 @@ consread(Chan *c, void *buf, long n, uvlong off)
  * leaves the console cooked.  fg N makes note group N the one ^C
  * kills (0: none); the shell names each foreground command's group.
  */
-static long
-consctlwrite(Chan *c, char *msg, long n)
-{
-	long g;
-	char *p;
+enum { CMrawon, CMrawoff, CMfg };
 
+static Cmdtab consctlmsg[] = {
+	{ CMrawon,	"rawon",	1 },
+	{ CMrawoff,	"rawoff",	1 },
+	{ CMfg,		"fg",		2 },
+};
+
+static long
+consctlwrite(Chan *c, void *buf, long n)
+{
+	Cmdbuf cb;
+	Cmdtab *ct;
+	uint g = 0;
+
+	if(parsecmd(&cb, buf, n) < 0 || (ct = lookupcmd(&cb, consctlmsg, nelem(consctlmsg))) == nil)
+		return -1;
+	if(ct->index == CMfg && decimal(cb.f[1], 1000000000, &g) < 0)
+		return seterr(EINVAL, "bad control message");
 	ilock(&inlk);
-	if(iscmd(msg, n, "rawon")){
+	switch(ct->index){
+	case CMrawon:
 		in.raw = 1;
 		in.esc = 0;
 		in.w = in.e;	/* a half-typed line is ready as it is */
 		c->aux = &in;
-	}else if(iscmd(msg, n, "rawoff")){
+		break;
+	case CMrawoff:
 		in.raw = 0;
 		c->aux = nil;
 		unlock(&inlk);
 		uartkick();	/* cooked mode takes what raw mode held back */
 		return n;
-	}else if(strncmp(msg, "fg ", 3) == 0){
-		g = 0;
-		for(p = msg + 3; *p >= '0' && *p <= '9' && g <= 1000000000; p++)
-			g = g*10 + *p - '0';
-		if(p == msg + 3 || g > 1000000000 || !iscmd(p, n - (p - msg), "")){
-			unlock(&inlk);
-			return seterr(EINVAL, "bad control message");
-		}
+	case CMfg:
 		in.fg = g;
-	}else{
-		unlock(&inlk);
-		return seterr(EINVAL, "bad control message");
+		break;
 	}
 	unlock(&inlk);
 	return n;
+}
+
+/* power: off, or off N, powers off with exit status N (0 by default). */
+static Cmdtab powermsg[] = {
+	{ 0,	"off",	1 },
+	{ 0,	"off",	2 },
+};
+
+static long
+powerwrite(void *buf, long n)
+{
+	Cmdbuf cb;
+	uint status = 0;
+
+	if(parsecmd(&cb, buf, n) < 0 || lookupcmd(&cb, powermsg, nelem(powermsg)) == nil)
+		return -1;
+	if(cb.nf == 2 && decimal(cb.f[1], 255, &status) < 0)
+		return seterr(EINVAL, "bad control message");
+	poweroff(status);
 }
 
 static void
@@ -346,8 +401,6 @@ consclose(Chan *c)
 static long
 conswrite(Chan *c, void *buf, long n, uvlong off)
 {
-	char msg[32], *p;
-	int status;
 	long i;
 
 	USED(off);
@@ -360,28 +413,11 @@ conswrite(Chan *c, void *buf, long n, uvlong off)
 		}
 		return n;
 	case Qconsctl:
-		if(n >= (long)sizeof msg)
-			return seterr(EINVAL, "bad control message");
-		memmove(msg, buf, n);
-		msg[n] = '\0';
-		return consctlwrite(c, msg, n);
+		return consctlwrite(c, buf, n);
 	case Qnull:
 		return n;
 	case Qpower:
-		if(n >= (long)sizeof msg)
-			return seterr(EINVAL, "bad control message");
-		memmove(msg, buf, n);
-		msg[n] = '\0';
-		if(iscmd(msg, n, "off"))
-			poweroff(0);
-		if(strncmp(msg, "off ", 4) != 0)
-			return seterr(EINVAL, "bad control message");
-		status = 0;
-		for(p = msg + 4; *p >= '0' && *p <= '9' && status <= 255; p++)
-			status = status*10 + *p - '0';
-		if(p == msg + 4 || status > 255 || !iscmd(p, n - (p - msg), ""))
-			return seterr(EINVAL, "bad control message");
-		poweroff(status);
+		return powerwrite(buf, n);
 	}
 	return seterr(EACCES, "permission denied");
 }

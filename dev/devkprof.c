@@ -9,10 +9,8 @@
  * big-endian 4-byte cells: all ticks, kernel ticks, then one per bin.
  * kpstack shows the stacks, one line per distinct stack, merged over the
  * processors.  kpcpu shows each processor's total and kernel ticks.
- * kpproc shows the ticks by process (kern/kpproc.c).  kpctl takes
- * start, stop, startclr and pid, and reads back a status line.  With
- * `pid N', a tick counts only if the processor runs a process in
- * scope, N or what it forked since, whose kpin is set.
+ * kpproc, the ticks by process, and kpctl's pid, the scope, are
+ * kern/kpproc.c's.  kpctl takes start, stop, startclr and pid.
  */
 #include "u.h"
 #include "mem.h"
@@ -75,7 +73,6 @@ volatile uint	kprofon;	/* counting */
 static Kpcount	kpcount[MAXMACH][2];	/* each processor's counts and a spare */
 static uint	ncell;		/* of cell in use: 2 + the bins of kernel text */
 static Lock	kproflk = { .name = "kprof" };	/* kpctl's commands, and the snapshot that kpstack's reads make below */
-static int	scopepid = -1;	/* the pid kpctl last scoped to, or -1 for all: the status line's */
 static uint	left[KPncell];	/* kpstack: each bin's kernel ticks that no stack kept holds */
 static uint	total[MAXMACH][KPnstack];	/* and each kept stack's ticks, over the processors; 0 for a repeat */
 
@@ -255,9 +252,8 @@ delivered(uint *f)
  * xchg before kprofon is looked at again, tells kpctl when a sample
  * that saw it on is done.  A stack that finds no room is cut: kept as
  * its leaf alone if that has room, else only in its bin, where
- * kpstack's reads find it.  A tick out of scope counts nowhere: scoped,
- * kpin 0 or no process is below kpscoped 1.  A process's own counts
- * (kern/kpproc.c) start again at its first tick of a new run.
+ * kpstack's reads find it.  A tick out of scope (kpin 0, or no
+ * process, below kpscoped 1) counts nowhere.
  */
 void
 kprofnmi(uint *f, uint bp)
@@ -279,11 +275,7 @@ kprofnmi(uint *f, uint bp)
 	if((p = m->proc) != nil){
 		if(p->kpin < kpscoped)
 			goto out;
-		if(p->kpgen != k->gen){
-			p->kpgen = k->gen;
-			p->kpticks[0] = p->kpticks[1] = 0;
-		}
-		satinc(&p->kpticks[kernel]);
+		kpproctick(p, k->gen, kernel);
 	}else if(kpscoped)
 		goto out;
 	satinc(&k->cell[KPTOTAL]);
@@ -499,10 +491,7 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 	case Qctl:
 		for(k = 0, cut = 0; k < nmach; k++)
 			cut = satadd(cut, mach[k].kp->cut);
-		if(scopepid < 0)
-			strcpy(scope, "all");
-		else
-			snprintf(scope, sizeof scope, "%d", scopepid);
+		kpscopename(scope, sizeof scope);
 		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x cpus %d cut %u pid %s\n",
 			kprofon ? "on" : "off", hz, 1<<KPBINSHIFT, (uint)text, (uint)etext, nmach, cut, scope);
 		return readstr(off, buf, n, status);
@@ -525,37 +514,48 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 	return n;
 }
 
+enum { CMstart, CMstop, CMstartclr, CMpid };
+
+static Cmdtab kpctlmsg[] = {
+	{ CMstart,	"start",	1 },
+	{ CMstop,	"stop",		1 },
+	{ CMstartclr,	"startclr",	1 },
+	{ CMpid,	"pid",		2 },
+};
+
 static long
 kprofwrite(Chan *c, void *buf, long n, uvlong off)
 {
-	char msg[16], *p;
+	Cmdbuf cb;
+	Cmdtab *ct;
 	Kpcount *spare;
-	int k, pid;
+	int k;
 	uint gen;
 
 	USED(off);
 	if(c->qid != Qctl)
 		return seterr(EACCES, "permission denied");
 	/*
-	 * Copied in and parsed with interrupts on: however many blanks
-	 * follow a message, the clock is never held off while they are read.
+	 * Copied in and parsed before kproflk: however many blanks follow
+	 * a message, no other kpctl command waits while they are read.
 	 */
-	if(n >= (long)sizeof msg)
-		return seterr(EINVAL, "bad control message");
-	memmove(msg, buf, n);
-	msg[n] = '\0';
+	if(parsecmd(&cb, buf, n) < 0 || (ct = lookupcmd(&cb, kpctlmsg, nelem(kpctlmsg))) == nil)
+		return -1;
 	lock(&kproflk);
-	if(iscmd(msg, n, "start")){
+	switch(ct->index){
+	case CMstart:
 		KPMARK("kpon");
 		if(xchg(&kprofon, 1) == 0)
 			nmiclock(1);
-	}else if(iscmd(msg, n, "stop")){
+		break;
+	case CMstop:
 		/* Stopped once no NMI that saw kprofon still counts: then the counts stay. */
 		KPMARK("kpof");
 		nmiclock(0);
 		xchg(&kprofon, 0);
 		quiesce();
-	}else if(iscmd(msg, n, "startclr")){
+		break;
+	case CMstartclr:
 		/*
 		 * Each processor's spare counts, zeroed, become its counts:
 		 * an NMI counts in the old or the new, never both, and once
@@ -576,26 +576,13 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 		KPMARK("kpon");
 		if(xchg(&kprofon, 1) == 0)
 			nmiclock(1);
-	}else if(iscmd(msg, n, "pid all")){
-		kpscope(-1);
-		scopepid = -1;
-	}else if(strncmp(msg, "pid ", 4) == 0){
-		/* Digits alone: no sign, and no more than a pid has. */
-		pid = 0;
-		for(p = msg + 4; *p >= '0' && *p <= '9' && pid < 100000000; p++)
-			pid = pid*10 + *p - '0';
-		if(p == msg + 4 || pid >= 100000000 || !iscmd(p, n - (p - msg), "")){
-			unlock(&kproflk);
-			return seterr(EINVAL, "bad control message");
-		}
-		if(kpscope(pid) < 0){
+		break;
+	case CMpid:
+		if(kpscope(cb.f[1]) < 0){
 			unlock(&kproflk);
 			return -1;
 		}
-		scopepid = pid;
-	}else{
-		unlock(&kproflk);
-		return seterr(EINVAL, "bad control message");
+		break;
 	}
 	unlock(&kproflk);
 	return n;

@@ -164,37 +164,44 @@ spintree(uint n)
 	return 0;
 }
 
+enum { CMa, CMb, CMc, CMt };
+
+static Cmdtab spinmsg[] = {
+	{ CMa,	"a",	2 },
+	{ CMb,	"b",	2 },
+	{ CMc,	"c",	2 },
+	{ CMt,	"t",	2 },
+};
+
 static long
 spinwrite(Chan *c, void *buf, long n, uvlong off)
 {
-	char msg[32], *p;
-	uint count = 0;
-	int r;
+	Cmdbuf cb;
+	Cmdtab *ct;
+	uint count;
+	int r = 0;
 
 	USED(off);
 	if(c->qid != Qspinctl)
 		return seterr(EISDIR, nil);
-	if(n < 3 || n >= (long)sizeof msg)
-		return seterr(EINVAL, "bad control message");
-	memmove(msg, buf, n);
-	msg[n] = '\0';
-	for(p = msg + 2; *p >= '0' && *p <= '9'; p++){
-		if(count > (0xFFFFFFFFU - (*p - '0')) / 10)
-			return seterr(EINVAL, "spin count too large");
-		count = count*10 + *p - '0';
-	}
-	if(msg[1] != ' ' || p == msg + 2 || !iscmd(p, n - (p - msg), ""))
-		return seterr(EINVAL, "bad control message");
-	if(msg[0] == 'a')
+	if(parsecmd(&cb, buf, n) < 0 || (ct = lookupcmd(&cb, spinmsg, nelem(spinmsg))) == nil)
+		return -1;
+	if(decimal(cb.f[1], 0xFFFFFFFF, &count) < 0)
+		return seterr(EINVAL, "bad spin count");
+	switch(ct->index){
+	case CMa:
 		r = spina(count);
-	else if(msg[0] == 'b')
+		break;
+	case CMb:
 		r = spinb(count);
-	else if(msg[0] == 'c')
+		break;
+	case CMc:
 		r = chaina(count);
-	else if(msg[0] == 't')
+		break;
+	case CMt:
 		r = spintree(count);
-	else
-		return seterr(EINVAL, "bad control message");
+		break;
+	}
 	return r < 0 ? -1 : n;
 }
 

@@ -5,6 +5,8 @@
 #include "sys.h"
 
 typedef struct Chan	Chan;
+typedef struct Cmdbuf	Cmdbuf;
+typedef struct Cmdtab	Cmdtab;
 typedef struct Context	Context;
 typedef struct Dev	Dev;
 typedef struct Dirtab	Dirtab;
@@ -127,6 +129,23 @@ struct Dirtab {
 	uint	qid;
 	uint	length;		/* what stat reports */
 	uint	perm;
+};
+
+/*
+ * A control message, copied in and split into its words (parsecmd,
+ * kern/parse.c), and an entry of a control file's table of the
+ * messages it takes (lookupcmd).
+ */
+struct Cmdbuf {
+	char	buf[64];	/* the message, its words ended in place */
+	char	*f[8];		/* the words */
+	int	nf;		/* of f in use */
+};
+
+struct Cmdtab {
+	int	index;		/* the device's number for the message */
+	char	*cmd;		/* its first word */
+	int	narg;		/* its words, the first included; 0 for any number */
 };
 
 /*

@@ -255,17 +255,3 @@ readstr(uvlong off, void *buf, long n, char *s)
 	memmove(buf, s + off, n);
 	return n;
 }
-
-/* Does a control message, its trailing blanks and newline aside, equal cmd? */
-int
-iscmd(char *msg, long n, char *cmd)
-{
-	long len = strlen(cmd);
-
-	if(n < len || strncmp(msg, cmd, len) != 0)
-		return 0;
-	for(; len < n; len++)
-		if(msg[len] != ' ' && msg[len] != '\t' && msg[len] != '\n')
-			return 0;
-	return 1;
-}

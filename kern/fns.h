@@ -74,7 +74,6 @@ long	devwrite(Chan*, void*, long, uvlong);
 void	devclose(Chan*);
 int	devremove(Chan*);
 long	readstr(uvlong, void*, long, char*);
-int	iscmd(char*, long, char*);
 
 /* exec.c */
 int	kexec(char*, char**);
@@ -130,6 +129,12 @@ void	flushintr(void);
 void	mpinit(void);
 void	mpstart(void);
 
+/* parse.c */
+int	tokenize(char*, char**, int);
+int	parsecmd(Cmdbuf*, void*, long);
+Cmdtab	*lookupcmd(Cmdbuf*, Cmdtab*, int);
+int	decimal(char*, uint, uint*);
+
 /* print.c */
 extern int	panicking;
 void	print(char*, ...);
@@ -143,6 +148,7 @@ void	scheduler(void);
 void	yield(void);
 int	schedpoint(void);
 void	sleep(void*, Lock*);
+void	sleepintr(void*, Lock*);
 void	wakeup(void*);
 int	pfork(int);
 void	procsetimg(Proc*, Image*, pte_t*);
@@ -150,15 +156,30 @@ void	pexit(int) __attribute__((noreturn));
 int	pwait(int*);
 int	pkill(int);
 void	pkillgrp(int);
-int	procdump(char*, int);
 void	procsweep(void (*)(Proc*, void*), void*);
 
 /* kpproc.c: kprof's scope, and its ticks by process */
 extern volatile uint	kpscoped;
-int	kpscope(int);
+int	kpscope(char*);
+void	kpscopename(char*, int);
 uint	kpprocclear(void);
 void	kpprocreap(Proc*);
 long	kpprocread(void*, long, uvlong);
+
+/*
+ * kpproc.c's count, inline in kprof's NMI: a tick of p, user or kernel,
+ * in run gen.  Only the processor p runs on writes p's counts, which
+ * start again at p's first tick of a new run.
+ */
+static inline void
+kpproctick(Proc *p, uint gen, uint kernel)
+{
+	if(p->kpgen != gen){
+		p->kpgen = gen;
+		p->kpticks[0] = p->kpticks[1] = 0;
+	}
+	satinc(&p->kpticks[kernel]);
+}
 
 /*
  * prof.c, and the clock's hook, inline: p, a thread of im, has user pc

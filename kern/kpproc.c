@@ -32,6 +32,7 @@ typedef struct Kpexit {
 } Kpexit;
 
 volatile uint	kpscoped;	/* 1: count only the processes with kpin set */
+static int	scopepid = -1;	/* the pid in scope, or -1 for all: under devkprof's kproflk */
 /* The rest are guarded by procs: they are used under it (procsweep, pwait). */
 static uint	kpgen;		/* the run that counts: startclr's count */
 static Kpexit	kpexit[Nkpexit];	/* the run's exited processes */
@@ -61,23 +62,38 @@ kpmark(Proc *p, void *a)
 }
 
 /*
- * Scope kprof to process pid and to what it forks from now on, or,
- * pid -1, to everything.  -1, and nothing changed, if there is no
- * such process.
+ * kpctl's pid arg: scope kprof to process arg and to what it forks
+ * from now on, or, arg all, to everything.  -1, and nothing changed,
+ * if arg is not all or decimal digits alone, or names no process.
  */
 int
-kpscope(int pid)
+kpscope(char *arg)
 {
-	Scope s = { pid, 0 };
+	Scope s = { -1, 0 };
+	uint pid;
 
-	if(pid >= 0){
+	if(strcmp(arg, "all") != 0){
+		if(decimal(arg, 100000000, &pid) < 0)
+			return seterr(EINVAL, "bad control message");
+		s.pid = pid;
 		procsweep(kpfind, &s);
 		if(s.found == 0)
 			return seterr(ESRCH, "no such process");
 	}
 	procsweep(kpmark, &s);
-	kpscoped = pid >= 0;
+	kpscoped = s.pid >= 0;
+	scopepid = s.pid;
 	return 0;
+}
+
+/* The scope, as kpctl's status line says it: a pid, or all. */
+void
+kpscopename(char *buf, int n)
+{
+	if(scopepid < 0)
+		snprintf(buf, n, "all");
+	else
+		snprintf(buf, n, "%d", scopepid);
 }
 
 static void

@@ -34,46 +34,33 @@ struct Mbmod {
 };
 
 /*
- * The kernel command line: words separated by spaces, after the
+ * The kernel command line: words separated by blanks, after the
  * kernel's file name if the boot loader put it first (QEMU's -kernel
  * does, GRUB does not).  hz=N (50 to 10000) sets the clock rate;
  * locktest=twice or locktest=unheld has the boot end in a lock's panic
  * (kern/lock.c); any other word gets a warning.
  */
-static char	locktestarg[8];
+static char	cmdline[256];
+static char	*locktestarg;
 
 static void
 parsecmdline(char *s)
 {
-	char *p, *w;
-	int n;
+	char *f[16];
+	uint n;
+	int nf, i;
 
-	for(p = s; *p != '\0' && *p != ' ' && *p != '/'; p++)
-		;
-	if(*p == '/')
-		while(*p != '\0' && *p != ' ')
-			p++;
-	else
-		p = s;
-	for(w = p; *w != '\0'; w = p){
-		while(*w == ' ')
-			w++;
-		for(p = w; *p != '\0' && *p != ' '; p++)
-			;
-		if(p == w)
-			break;
-		if(strncmp(w, "locktest=", 9) == 0 && p - w - 9 < (int)sizeof locktestarg){
-			memmove(locktestarg, w + 9, p - w - 9);
-			continue;
-		}
-		if(strncmp(w, "hz=", 3) != 0){
-			print("warning: unknown kernel command-line word %.*s\n", (int)(p - w), w);
-			continue;
-		}
-		n = 0;
-		for(w += 3; *w >= '0' && *w <= '9' && n <= 10000; w++)
-			n = n*10 + *w - '0';
-		if(w == p && n >= 50 && n <= 10000)
+	strlcpy(cmdline, s, sizeof cmdline);
+	if((nf = tokenize(cmdline, f, nelem(f))) < 0){
+		print("warning: kernel command line of over %d words ignored\n", nelem(f));
+		return;
+	}
+	for(i = nf > 0 && strchr(f[0], '/') != nil; i < nf; i++){
+		if(strncmp(f[i], "locktest=", 9) == 0)
+			locktestarg = f[i] + 9;
+		else if(strncmp(f[i], "hz=", 3) != 0)
+			print("warning: unknown kernel command-line word %s\n", f[i]);
+		else if(decimal(f[i] + 3, 10000, &n) == 0 && n >= 50)
 			hz = n;
 		else
 			print("hz must be 50 to 10000: using %d\n", hz);
@@ -169,7 +156,7 @@ main(uint magic, Mbinfo *mb)
 	if(nmach > 2)
 		evenclocks = 1;	/* see lapicphase */
 	mach[0].online = 1;
-	if(locktestarg[0] != '\0')
+	if(locktestarg != nil)
 		locktest(locktestarg);
 	scheduler();
 }

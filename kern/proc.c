@@ -56,6 +56,11 @@ static void
 forkret(void)
 {
 	unlock(&procs);
+	if(up->killed){
+		/* Killed before it first ran: it dies before its first user instruction. */
+		sti();
+		pexit(255);
+	}
 }
 
 /* Give p's slot back. */
@@ -90,6 +95,7 @@ newproc(void)
 	}
 	p->state = Embryo;
 	p->pid = nextpid++;
+	p->killed = 0;	/* under procs: a kill may come as soon as the pid is there */
 	unlock(&procs);
 	if((p->kstack = kmalloc(KSTACK)) == nil){
 		freeproc(p);
@@ -104,7 +110,6 @@ newproc(void)
 	p->context = (Context*)sp;
 	memset(p->context, 0, sizeof(Context));
 	p->context->pc = (uint)forkret;
-	p->killed = 0;
 	p->status = 0;
 	p->parent = nil;
 	p->noteid = p->pid;
@@ -290,14 +295,9 @@ schedpoint(void)
 	return 0;
 }
 
-/*
- * Wait for a wakeup on chan.  The caller holds lk, which guards the
- * condition it tested: wakeup's caller must take lk too, so no wakeup
- * falls between the test and the sleep.  lk is held again on return,
- * taken the way the caller took it (lock or ilock).
- */
-void
-sleep(void *chan, Lock *lk)
+/* sleep, or with killable sleepintr. */
+static void
+sleep1(void *chan, Lock *lk, int killable)
 {
 	int intr = lk->intr;	/* taken by ilock: an interrupt handler takes it too */
 
@@ -305,10 +305,12 @@ sleep(void *chan, Lock *lk)
 		ilock(&procs);
 		unlock(lk);
 	}
-	up->wchan = chan;
-	up->state = Sleeping;
-	sched();
-	up->wchan = nil;
+	if(!killable || !up->killed){
+		up->wchan = chan;
+		up->state = Sleeping;
+		sched();
+		up->wchan = nil;
+	}
 	if(lk != &procs){
 		unlock(&procs);
 		/* As it was held: a plain lock would let this CPU's interrupt handler spin on it. */
@@ -317,6 +319,33 @@ sleep(void *chan, Lock *lk)
 		else
 			lock(lk);
 	}
+}
+
+/*
+ * Wait for a wakeup on chan.  The caller holds lk, which guards the
+ * condition it tested: wakeup's caller must take lk too, so no wakeup
+ * falls between the test and the sleep.  lk is held again on return,
+ * taken the way the caller took it (lock or ilock).  A kill wakes the
+ * sleeper too (killp), which then finds its condition as it was and
+ * sleeps again, if it does not give up (sleepintr).
+ */
+void
+sleep(void *chan, Lock *lk)
+{
+	sleep1(chan, lk, 0);
+}
+
+/*
+ * sleep, for a caller that gives up when killed (it looks at
+ * up->killed, under lk, before it sleeps): a kill that came after that
+ * look found the process not yet asleep, and so did not wake it.
+ * Looked at again here under procs, which the kill takes: a killed
+ * process does not fall asleep, and returns at once.
+ */
+void
+sleepintr(void *chan, Lock *lk)
+{
+	sleep1(chan, lk, 1);
 }
 
 /* Ready the sleepers on chan.  procs must be held. */
@@ -340,7 +369,7 @@ wakeup(void *chan)
 
 /*
  * Put p in image im with page directory pd, or (nil, nil) out of any,
- * under procs, so that procdump never reads an image being freed, and
+ * under procs, so that /dev/ps never reads an image being freed, and
  * with interrupts off, so that the clock sees both or neither.  The
  * ticks p ran in the image it leaves count there from now on.
  */
@@ -424,10 +453,12 @@ pfork(int flags)
 	/*
 	 * The note group and a kill that came while the memory was copied
 	 * go over together, so that no ^C misses a child (a fork bomb).
+	 * The child may have been killed itself meanwhile, by its pid.
 	 */
 	ilock(&procs);
 	np->noteid = up->noteid;
-	np->killed = up->killed;
+	if(up->killed)
+		np->killed = 1;
 	np->kpin = up->kpin;	/* under procs, as kpctl's pid sets it */
 	pid = np->pid;	/* before it can run, and exit */
 	ready(np);
@@ -553,10 +584,7 @@ pkillgrp(int id)
 	unlock(&procs);
 }
 
-/*
- * Call f on every process in the table, then once on nil, all under
- * procs, with interrupts off: f must not sleep or take procs.
- */
+/* f on every process in the table, then on nil, under procs: f must not sleep. */
 void
 procsweep(void (*f)(Proc*, void*), void *a)
 {
@@ -568,25 +596,4 @@ procsweep(void (*f)(Proc*, void*), void *a)
 			f(p, a);
 	f(nil, a);
 	unlock(&procs);
-}
-
-/* The text of /dev/ps: a line per process. */
-int
-procdump(char *buf, int n)
-{
-	static char *states[] = { "unused", "embryo", "sleep", "ready", "run", "zombie" };
-	Proc *p;
-	int len = 0;
-
-	ilock(&procs);
-	len += snprintf(buf, n, "%5s %5s %-7s %8s %8s %s\n", "pid", "ppid", "state", "mem", "ticks", "name");
-	for(p = proc; p < proc + NPROC && len < n; p++){
-		if(p->state == Unused)
-			continue;
-		len += snprintf(buf + len, n - len, "%5d %5d %-7s %7dK %8d %s\n", p->pid,
-			p->parent ? p->parent->pid : 0, states[p->state],
-			p->img != nil ? (p->img->brk - UTZERO + USTACKSIZE)/1024 : 0, p->ticks, p->name);
-	}
-	unlock(&procs);
-	return len < n ? len : n;
 }

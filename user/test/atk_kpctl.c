@@ -29,7 +29,7 @@ timed(char *file, char *buf)
 	return r;
 }
 
-/* The scan iscmd makes, here with the clock running. */
+/* A scan of the whole message, here with the clock running. */
 static void
 userscan(char *buf)
 {
