@@ -11,8 +11,8 @@
  * (kpticks), for the run kpgen names: only the processor the process
  * runs on writes them, since the scheduler gives a process to another
  * only once this one has let it go (kern/proc.c).  A process reaped
- * leaves them here, in a bounded table kept until the next startclr;
- * those that find it full are summed in one overflow line.
+ * leaves them here, in a bounded table kept until the next startclr,
+ * of the busiest; the rest are summed in one overflow line.
  */
 #include "u.h"
 #include "mem.h"
@@ -121,21 +121,34 @@ kpprocclear(void)
 	return g;
 }
 
-/* Process p, a zombie that its parent reaps, under procs: keep its ticks. */
+/*
+ * Process p, a zombie that its parent reaps, under procs: keep its
+ * ticks.  A full table keeps the busiest: the least busy of it and p
+ * goes to the overflow.
+ */
 void
 kpprocreap(Proc *p)
 {
-	Kpexit *e;
+	Kpexit *e, *min;
 
 	if(p->kpgen != kpgen || (p->kpticks[0] | p->kpticks[1]) == 0)
 		return;
-	if(nkpexit == Nkpexit){
+	if(nkpexit < Nkpexit)
+		e = &kpexit[nkpexit++];
+	else{
+		for(min = e = kpexit; e < kpexit + Nkpexit; e++)
+			if(e->ticks[0] + e->ticks[1] < min->ticks[0] + min->ticks[1])
+				min = e;
 		nover++;
-		over[0] += p->kpticks[0];
-		over[1] += p->kpticks[1];
-		return;
+		if(p->kpticks[0] + p->kpticks[1] <= min->ticks[0] + min->ticks[1]){
+			over[0] += p->kpticks[0];
+			over[1] += p->kpticks[1];
+			return;
+		}
+		over[0] += min->ticks[0];
+		over[1] += min->ticks[1];
+		e = min;
 	}
-	e = &kpexit[nkpexit++];
 	e->pid = p->pid;
 	e->ppid = up->pid;
 	strcpy(e->name, p->name);

@@ -5,7 +5,8 @@
 # refused; a scoped run of one program while another runs counts none
 # of the other's ticks, and every tick it counts is of a process in
 # scope; what the command forks is in scope too; profile's exit status
-# is the command's; startclr forgets the exited processes; a profile
+# is the command's; startclr forgets the exited processes; a full table
+# of them keeps the busiest and the sum of the rest; a profile
 # typed at the prompt counts the command and not the wait for the next
 # line.  On 1 and 2 processors, under -d.  Then kprof -P on the host.
 cd "$(dirname "$0")/../.." || exit 1
@@ -40,7 +41,7 @@ procrows() {
 for p in 1 2; do
 	guest -d -p "$p" -c 'echo pid > /dev/kpctl; echo pid -3 > /dev/kpctl; echo pid 3x > /dev/kpctl; echo pid 123456789012 > /dev/kpctl; echo "pid " > /dev/kpctl; echo "pid 1 2" > /dev/kpctl
 echo pid 99999 > /dev/kpctl; cat /dev/kpctl
-spin 4 > /dev/null & echo bg $!
+spin 4 > /dev/null & echo bg $!; echo pid $! > /dev/kpctl; echo == scoped; cat /dev/kpctl; echo pid all > /dev/kpctl
 echo == one; profile spin 1; echo status $status; echo == after; cat /dev/kpctl
 echo == tree; profile sh -c "spin 1; spin 1 > /dev/null & wait; exit 3"; echo status $status
 echo == none; profile nosuch; echo status $status
@@ -50,6 +51,7 @@ echo == clear; echo startclr > /dev/kpctl; echo stop > /dev/kpctl; cat /dev/kppr
 	has "p$p-no-such-pid" '^echo: write error: no such process$'
 	has "p$p-status-all" '^off hz [0-9]+ .* pid all$'
 	bg=$(sed -n 's/^bg \([0-9]*\)$/\1/p' <<<"$out")
+	check "p$p-status-pid" grep -q " pid ${bg:-none}\$" <<<"$(block scoped)"
 
 	# One program while another runs: only its ticks, all of them its
 	# (on one processor it has about half of them).
@@ -81,6 +83,18 @@ echo == clear; echo startclr > /dev/kpctl; echo stop > /dev/kpctl; cat /dev/kppr
 	mine=$(out=$(block one; block tree); sed -n 's/^spin \([0-9]*\): ticks.*/\1/p' <<<"$out")
 	check "p$p-clear" [ "$(for q in $mine; do hasrow "$q" "$(block clear)" && echo "$q"; done)" = "" ]
 done
+
+# A table of exited processes that fills keeps the busiest, and sums
+# the rest in its overflow line: every tick counted is in a line.
+# runtest's children, a few ticks each at hz=10000, are more than 256.
+guest -d -p 2 -a hz=10000 -t 300 -c 'profile runtest 1 > /tmp/o; echo == profile; cat /tmp/o; echo == kpproc; cat /dev/kpproc; echo == end'
+check full-ran [ "$st" = 0 ]
+b=$(block kpproc)
+total=$(block profile | sed -n 's/^total: \([0-9]*\).*/\1/p')
+check full-lines [ "$(grep -vc '^overflow ' <<<"$b") $(grep -c '^overflow [1-9][0-9]* ' <<<"$b")" = "256 1" ]
+check full-sum [ "$(awk '{ s += $(NF-1) + $NF } END { print s + 0 }' <<<"$b")" = "${total:-none}" ]
+busiest=$(procrows "$(block profile)" | head -1)
+check full-keeps-busiest [ "$(awk '{ print $7, ($5 > 1000) }' <<<"$busiest")" = "runtest 1" ]
 
 # Typed a line at a time, the prompt's wait is not counted: the profile
 # is the command's ticks, about spin's 100, not the seconds between lines.
