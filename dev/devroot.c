@@ -34,7 +34,7 @@ struct Node {
 	char	*data;		/* a file's contents */
 	uint	len;		/* bytes in data */
 	uint	cap;		/* bytes allocated for data; 0 if in the archive */
-	int	growing;	/* grow is moving data: writes, truncations and removals wait */
+	int	busy;		/* grow is moving data, or an append is under way: other writes, truncations and removals wait */
 };
 
 /*
@@ -114,15 +114,15 @@ newnode(int dir, char *name, uint perm)
 }
 
 /*
- * The node c names once no grow is moving its data, for what changes
- * it; or nil if it has been removed meanwhile.
+ * The node c names once no grow or append is at work on it, for what
+ * changes it; or nil if it has been removed meanwhile.
  */
 static Node*
 lookupfixed(Chan *c)
 {
 	Node *n;
 
-	while((n = lookup(c)) != nil && n->growing)
+	while((n = lookup(c)) != nil && n->busy)
 		sleep(n, &rootlk);
 	return n;
 }
@@ -153,7 +153,7 @@ grow(Node *n, uint len)
 	/* heapfree() may already be under Reserve: compare without wrapping. */
 	if(heapfree() < Reserve || cap > heapfree() - Reserve || (d = kmalloc(cap)) == nil)
 		return seterr(ENOSPC, "out of memory for files");
-	n->growing = 1;
+	n->busy = 1;
 	for(m = 0; m < n->len; m += k){
 		if(m > 0 && (r = rootpoint()) < 0)
 			break;
@@ -168,7 +168,7 @@ grow(Node *n, uint len)
 		n->data = d;
 		n->cap = cap;
 	}
-	n->growing = 0;
+	n->busy = 0;
 	wakeup(n);
 	return r;
 }
@@ -297,21 +297,30 @@ rootread1(Chan *c, void *buf, long len, uvlong off)
  * room (cap) shrinks only when it is removed, so after a scheduling
  * point it is enough to find it again: another process may have
  * written, grown or truncated it meanwhile, as it may between two
- * write calls.
+ * write calls.  A channel open with O_APPEND writes at the end, which
+ * is found here, under rootlk, and becomes its offset (the caller holds
+ * offlk): two appends on channels of their own never find the same
+ * end.  An append that meets scheduling points keeps the file busy
+ * throughout, so that no other write lands inside it.
  */
 static long
 rootwrite1(Chan *c, void *buf, long len, uvlong off)
 {
 	Node *n;
 	long m, k;
+	int append = c->mode & O_APPEND, held = 0;
 
 	if((n = lookup(c)) == nil)
 		return -1;
 	if(n->perm & DMDIR)
 		return seterr(EISDIR, nil);
+	if((n = lookupfixed(c)) == nil)
+		return -1;
+	if(append)
+		c->offset = off = n->len;
 	if(off + len > MAXFILE)
 		return seterr(EFBIG, nil);
-	if((n = lookupfixed(c)) == nil || grow(n, off + len) < 0)
+	if(grow(n, off + len) < 0)
 		return -1;
 	for(m = 0; m < len;){
 		if(n->len < off){
@@ -325,8 +334,18 @@ rootwrite1(Chan *c, void *buf, long len, uvlong off)
 			if(off + m > n->len)
 				n->len = off + m;
 		}
-		if(m < len && (rootpoint() < 0 || (n = lookupfixed(c)) == nil))
-			return m > 0 ? m : -1;
+		if(m >= len)
+			break;
+		if(append && !held)
+			n->busy = held = 1;
+		if(rootpoint() < 0 || (held ? lookup(c) : (n = lookupfixed(c))) == nil){
+			m = m > 0 ? m : -1;
+			break;
+		}
+	}
+	if(held){
+		n->busy = 0;
+		wakeup(n);
 	}
 	return m;
 }

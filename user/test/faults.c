@@ -4,6 +4,16 @@
  * (tools/test/faults.sh).  Each test prints "faults: TEST: ok", or a
  * line per broken promise and then "faults: TEST: failed" (exit 1).
  *
+ *	append	8 processes, each with its own open of one file with
+ *		O_APPEND, write 200 records each: every record is in the
+ *		file once, whole.  Then 4 write 4 blocks of 96 KB each,
+ *		more than the root file system copies between scheduling
+ *		points: every block is whole, and there once.  And after
+ *		an append the offset is the end.
+ *	mounts	each round, 4 threads bind a directory each onto one new
+ *		directory at once, union before or after: each finds its
+ *		bind there, unmounts it, and finds it gone; then none is
+ *		there.
  *	kill	a kill lands in every state: a child killed while it is
  *		forked (by a thread that kills its pid as soon as there
  *		is one), runnable or running, asleep in a sleep, a pipe's
@@ -25,6 +35,13 @@ enum {
 	Lost	= 7,	/* a child's status when the kill did not land */
 	Killed	= 255,	/* the status of a killed process */
 	Forkmem	= 4<<20,	/* for fork to copy, at its scheduling points */
+	Nappend	= 8,		/* writers of records */
+	Nrec	= 200,		/* records each writes */
+	Reclen	= 16,		/* bytes in a record */
+	Nbig	= 4,		/* writers of blocks */
+	Bigblocks	= 4,	/* blocks each writes */
+	Bigsize	= 96*1024,	/* bytes in a block: past the root file system's 64 KB pieces */
+	Nbinders	= 4,	/* threads that bind onto one new directory at once */
 };
 
 static int	failures;
@@ -294,6 +311,230 @@ exiting(int rounds)
 		fail("kill of a process gone", r);
 }
 
+/*
+ * Writers that open path each with O_APPEND, all started at once (a
+ * pipe's close): writer w writes n blocks of len bytes, block b filled
+ * by fill(w, b) (records end in a newline).
+ */
+static void
+appenders(const char *path, int nw, int n, int len, void (*fill)(char*, int, int, int))
+{
+	char *buf, c;
+	int w, b, fd, go[2], st;
+
+	if(pipe(go) < 0){
+		fail("append: pipe", -1);
+		return;
+	}
+	for(w = 0; w < nw; w++){
+		if(fork() != 0)
+			continue;
+		close(go[1]);
+		if((fd = open(path, O_WRONLY|O_APPEND)) < 0 || (buf = malloc(len)) == NULL)
+			exit(1);
+		read(go[0], &c, 1);
+		for(b = 0; b < n; b++){
+			fill(buf, w, b, len);
+			if(write(fd, buf, len) != len)
+				exit(1);
+		}
+		exit(0);
+	}
+	close(go[0]);
+	close(go[1]);
+	for(w = 0; w < nw; w++)
+		if(wait(&st) < 0 || st != 0)
+			fail("append: a writer failed", st);
+}
+
+/* A record: "wW rRRRR", dots, a newline. */
+static void
+record(char *buf, int w, int r, int len)
+{
+	int k = snprintf(buf, len, "w%d r%04d", w, r);
+
+	memset(buf + k, '.', len - 1 - k);
+	buf[len - 1] = '\n';
+}
+
+/* A block: one byte, the writer's and the block's, throughout. */
+static void
+block(char *buf, int w, int b, int len)
+{
+	memset(buf, 'A' + w*Bigblocks + b, len);
+}
+
+/* The file's records: each of nw writers' n there once, whole, and nothing else. */
+static void
+checkrecords(const char *path, int nw, int n)
+{
+	static char seen[Nappend][Nrec], buf[Reclen*Nappend*Nrec + 1];
+	char want[Reclen];
+	long got = 0, r;
+	int fd, i, w, k;
+
+	memset(seen, 0, sizeof seen);
+	if((fd = open(path, O_RDONLY)) < 0){
+		fail("append: open to check", fd);
+		return;
+	}
+	while(got < (long)sizeof buf && (r = read(fd, buf + got, sizeof buf - got)) > 0)
+		got += r;
+	close(fd);
+	if(got != (long)Reclen*nw*n)
+		fail("append: file length, not the records' sum", got);
+	for(i = 0; i + Reclen <= got; i += Reclen){
+		if(buf[i] != 'w' || (w = buf[i+1] - '0') < 0 || w >= nw
+		|| (k = strtol(buf + i + 4, NULL, 10)) < 0 || k >= n){
+			fail("append: a record torn at byte", i);
+			continue;
+		}
+		record(want, w, k, Reclen);
+		if(memcmp(want, buf + i, Reclen) != 0)
+			fail("append: a record torn at byte", i);
+		else if(seen[w][k]++)
+			fail("append: a record twice, at byte", i);
+	}
+	for(w = 0; w < nw; w++)
+		for(k = 0; k < n; k++)
+			if(!seen[w][k])
+				fail("append: a record lost, writer*1000+record", w*1000 + k);
+}
+
+/* The file's blocks: each whole, each there once. */
+static void
+checkblocks(const char *path, int nw, int n, int len)
+{
+	char seen[Nbig*Bigblocks], *buf;
+	long got, r;
+	int fd, i, j, b;
+
+	memset(seen, 0, sizeof seen);
+	if((fd = open(path, O_RDONLY)) < 0 || (buf = malloc(len)) == NULL){
+		fail("append: open to check", fd);
+		return;
+	}
+	for(i = 0;; i++){
+		for(got = 0; got < len && (r = read(fd, buf + got, len - got)) > 0; got += r)
+			;
+		if(got == 0)
+			break;
+		for(j = 0; j < got && buf[j] == buf[0]; j++)
+			;
+		b = buf[0] - 'A';
+		if(got != len || j != len || b < 0 || b >= nw*n)
+			fail("append: a block torn, block", i);
+		else if(seen[b]++)
+			fail("append: a block twice, block", i);
+	}
+	close(fd);
+	free(buf);
+	if(i != nw*n)
+		fail("append: blocks in the file", i);
+}
+
+static void
+testappend(void)
+{
+	char *path = "/tmp/faults.append";
+	int fd;
+
+	if((fd = open(path, O_WRONLY|O_CREAT|O_TRUNC)) < 0){
+		fail("append: create", fd);
+		return;
+	}
+	close(fd);
+	appenders(path, Nappend, Nrec, Reclen, record);
+	checkrecords(path, Nappend, Nrec);
+	if((fd = open(path, O_WRONLY|O_TRUNC)) < 0){
+		fail("append: truncate", fd);
+		return;
+	}
+	close(fd);
+	appenders(path, Nbig, Bigblocks, Bigsize, block);
+	checkblocks(path, Nbig, Bigblocks, Bigsize);
+	/* One more, at a stale offset: it lands at the end, and the offset follows. */
+	if((fd = open(path, O_RDWR|O_APPEND)) < 0 || seek(fd, 0, SEEK_SET) != 0
+	|| write(fd, "x", 1) != 1 || seek(fd, 0, SEEK_CUR) != (long)Nbig*Bigblocks*Bigsize + 1)
+		fail("append: the offset after an append", fd);
+	close(fd);
+	remove(path);
+}
+
+/*
+ * Shared with the mount workers: each binds its own directory onto
+ * the round's new one, at once, and checks its bind is there until its
+ * unmount and gone after.
+ */
+static volatile int	mgo;
+static volatile int	mbad[Nbinders][3];	/* not there after bind; unmount failed; there after unmount */
+
+static void
+binder(int w, char *at)
+{
+	char dir[32], file[48];
+	struct Dir d;
+
+	snprintf(dir, sizeof dir, "/tmp/fm/a%d", w);
+	snprintf(file, sizeof file, "%s/f%d", at, w);
+	while(!mgo)
+		;
+	if(bind(dir, at, w % 2 ? MBEFORE : MAFTER) < 0 || stat(file, &d) < 0)
+		mbad[w][0]++;
+	if(unmount(dir, at) < 0)
+		mbad[w][1]++;
+	if(stat(file, &d) == 0)
+		mbad[w][2]++;
+	_exit(0);
+}
+
+static void
+testmounts(int rounds)
+{
+	static char *what[3] = { "a bind not there after it", "an unmount failed", "a bind there after its unmount" };
+	char at[32], path[48];
+	struct Dir d;
+	int r, w, fd, n[3] = { 0, 0, 0 };
+
+	mkdir("/tmp/fm");
+	for(w = 0; w < Nbinders; w++){
+		snprintf(path, sizeof path, "/tmp/fm/a%d", w);
+		mkdir(path);
+		snprintf(path, sizeof path, "/tmp/fm/a%d/f%d", w, w);
+		if((fd = open(path, O_WRONLY|O_CREAT)) < 0)
+			fail("mounts: create", fd);
+		close(fd);
+	}
+	for(r = 0; r < rounds; r++){
+		snprintf(at, sizeof at, "/tmp/fm/t%d", r);
+		if(mkdir(at) < 0){
+			fail("mounts: mkdir", -1);
+			break;
+		}
+		mgo = 0;
+		for(w = 0; w < Nbinders; w++)
+			if(rfork(RFPROC|RFMEM) == 0)
+				binder(w, at);
+		mgo = 1;
+		for(w = 0; w < Nbinders; w++)
+			wait(NULL);
+		for(w = 0; w < Nbinders; w++){
+			snprintf(path, sizeof path, "%s/f%d", at, w);
+			if(stat(path, &d) == 0)
+				fail("mounts: a bind there after every unmount, round", r);
+		}
+		unmount(NULL, at);	/* the union of at alone, which the binds after it leave */
+		if(remove(at) < 0)
+			fail("mounts: remove", -1);
+	}
+	for(w = 0; w < Nbinders; w++)
+		for(r = 0; r < 3; r++)
+			n[r] += mbad[w][r];
+	for(r = 0; r < 3; r++)
+		if(n[r] > 0)
+			fail(what[r], n[r]);
+}
+
 static void
 testkill(int rounds)
 {
@@ -313,13 +554,17 @@ main(int argc, char **argv)
 	int rounds;
 
 	if(argc < 2){
-		fprintf(stderr, "usage: faults kill [rounds]\n");
+		fprintf(stderr, "usage: faults append | kill [rounds] | mounts [rounds]\n");
 		return 2;
 	}
 	test = argv[1];
 	rounds = argc > 2 ? atoi(argv[2]) : 50;
 	if(strcmp(test, "kill") == 0)
 		testkill(rounds);
+	else if(strcmp(test, "append") == 0)
+		testappend();
+	else if(strcmp(test, "mounts") == 0)
+		testmounts(rounds);
 	else{
 		fprintf(stderr, "faults: unknown test %s\n", test);
 		return 2;
