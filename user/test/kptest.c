@@ -274,7 +274,7 @@ main(void)
 	free(sa);
 	free(d2);
 	status(st, sizeof st);
-	check(strstr(st, " cut 0\n") != NULL, "status-cut", st);
+	check(strstr(st, " cut 0 ") != NULL, "status-cut", st);
 
 	fd = open("/dev/kpdata", O_WRONLY);
 	check(fd < 0, "no-write-open", "kpdata opened for writing");
