@@ -9,8 +9,7 @@
  * big-endian 4-byte cells: all ticks, kernel ticks, then one per bin.
  * kpstack shows the stacks, one line per distinct stack, merged over the
  * processors.  kpcpu shows each processor's total and kernel ticks.
- * kpproc, the ticks by process, and kpctl's pid, the scope, are
- * kern/kpproc.c's.  kpctl takes start, stop, startclr and pid.
+ * kpproc and kpctl's pid, the scope, are kern/kpproc.c's.
  */
 #include "u.h"
 #include "mem.h"
@@ -231,35 +230,11 @@ stackadd(Kpcount *k, uint *pc, uint n, uint h)
 }
 
 /*
- * The frame of the interrupt or trap whose entry f, an NMI frame at a
- * vector's entry (kern/trapasm.asm), interrupted at its first
- * instruction: the processor had run nothing there yet, so the tick is
- * the interrupted code's.  Under -d QEMU delivers the clock's interrupt
- * before an NMI that falls due at the same instant, where a processor
- * takes the NMI first.  An entry begins with push 0 then push v (6A vv,
- * or 68 and 4 bytes for v over 127), or with push v where the processor
- * pushes an error code, which lies above f's frame too.  f itself for
- * any later instruction.
- */
-static uint*
-delivered(uint *f)
-{
-	uchar *op = (uchar*)f[0];
-
-	if(op[0] == 0x6A && op[1] == 0 && (op[2] == 0x6A || op[2] == 0x68) && vectors[op[3]] == f[0])
-		return f + 3;
-	if(op[0] == 0x6A && vectors[op[1]] == f[0])
-		return f + 4;
-	return f;
-}
-
-/*
  * The NMI's sample (kern/trapasm.asm, nmientry).  kpbusy, set with
  * xchg before kprofon is looked at again, tells kpctl when a sample
  * that saw it on is done.  A stack that finds no room is cut: kept as
  * its leaf alone if that has room, else only in its bin, where
- * kpstack's reads find it.  A tick out of scope (kpin 0, or no
- * process, below kpscoped 1) counts nowhere.
+ * kpstack's reads find it.  A tick out of scope counts nowhere.
  */
 void
 kprofnmi(uint *f, uint bp)
@@ -267,7 +242,6 @@ kprofnmi(uint *f, uint bp)
 	Mach *m = thismach();
 	uint pc[KPMAXFRAMES], n, h, kernel;
 	Kpcount *k;
-	Proc *p;
 
 	if(!kprofon)
 		return;
@@ -276,13 +250,9 @@ kprofnmi(uint *f, uint bp)
 		goto out;
 	k = m->kp;
 	if(f[0] >= (uint)vec0 && f[0] < (uint)alltraps)
-		f = delivered(f);
+		f = delivered(f);	/* kern/trap.c */
 	kernel = intext(f[0]);	/* a user pc is below KZERO, so never */
-	if((p = m->proc) != nil){
-		if(p->kpin < kpscoped)
-			goto out;
-		kpproctick(p, k->gen, kernel);
-	}else if(kpscoped)
+	if(!kpproctick(m->proc, k->gen, kernel))
 		goto out;
 	satinc(&k->cell[KPTOTAL]);
 	if(kernel){
@@ -517,9 +487,9 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 	case Qctl:
 		for(k = 0, cut = 0; k < nmach; k++)
 			cut = satadd(cut, mach[k].kp->cut);
-		kpscopename(scope, sizeof scope);
 		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x cpus %d cut %u pid %s\n",
-			kprofon ? "on" : "off", hz, 1<<KPBINSHIFT, (uint)text, (uint)etext, nmach, cut, scope);
+			kprofon ? "on" : "off", hz, 1<<KPBINSHIFT, (uint)text, (uint)etext, nmach, cut,
+			kpscopename(scope, sizeof scope));
 		return readstr(off, buf, n, status);
 	case Qcpu:
 		for(k = 0, l = 0; k < nmach; k++)
@@ -606,7 +576,7 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 		break;
 	case CMpid:
 		if(kpscope(cb.f[1]) < 0){
-			unlock(&kproflk);
+			qunlock(&kproflk);
 			return -1;
 		}
 		break;

@@ -161,24 +161,31 @@ void	procsweep(void (*)(Proc*, void*), void*);
 /* kpproc.c: kprof's scope, and its ticks by process */
 extern volatile uint	kpscoped;
 int	kpscope(char*);
-void	kpscopename(char*, int);
+char	*kpscopename(char*, int);
 uint	kpprocclear(void);
 void	kpprocreap(Proc*);
 long	kpprocread(void*, long, uvlong);
 
 /*
- * kpproc.c's count, inline in kprof's NMI: a tick of p, user or kernel,
- * in run gen.  Only the processor p runs on writes p's counts, which
- * start again at p's first tick of a new run.
+ * kpproc.c's scope and count, inline in kprof's NMI: whether a tick of
+ * p (nil for none) is in scope, and if so one more for p, user or
+ * kernel, in run gen.  Only the processor p runs on writes p's counts,
+ * which start again at p's first tick of a new run.  Idle, p nil, is
+ * never in scope.
  */
-static inline void
+static inline int
 kpproctick(Proc *p, uint gen, uint kernel)
 {
+	if(p == nil)
+		return !kpscoped;
+	if(p->kpin < kpscoped)
+		return 0;
 	if(p->kpgen != gen){
 		p->kpgen = gen;
 		p->kpticks[0] = p->kpticks[1] = 0;
 	}
 	satinc(&p->kpticks[kernel]);
+	return 1;
 }
 
 /*
@@ -293,6 +300,7 @@ void	rootdata(Chan*, uchar*, uint);	/* dev/devroot.c: a boot file's contents, wh
  * no lock and touches only its processor's counts.
  */
 void	kprofnmi(uint *f, uint bp);
+uint	*delivered(uint *f);	/* trap.c: the frame an NMI at a vector's first instruction interrupted */
 
 /* Shared among the devices in dev/ */
 void	consinput(int);		/* devcons.c: a character typed */

@@ -86,14 +86,15 @@ kpscope(char *arg)
 	return 0;
 }
 
-/* The scope, as kpctl's status line says it: a pid, or all. */
-void
+/* The scope, as kpctl's status line says it: a pid, or all; in buf. */
+char*
 kpscopename(char *buf, int n)
 {
 	if(scopepid < 0)
 		snprintf(buf, n, "all");
 	else
 		snprintf(buf, n, "%d", scopepid);
+	return buf;
 }
 
 static void
