@@ -62,12 +62,6 @@ struct Kpcount {
 };
 
 volatile uint	kprofon;	/* counting */
-/*
- * A mark for an exact count taken outside the machine (tools/kpexact.c,
- * a QEMU plugin, counts instructions between the marks): a nop that no
- * compiler emits, nopl with a displacement that spells what kprof does.
- */
-#define KPMARK(s)	asm volatile(".byte 0x0f, 0x1f, 0x80\n.ascii \"" s "\"")
 
 static Kpcount	kpcount[MAXMACH][2];	/* each processor's counts and a spare */
 static uint	ncell;		/* of cell in use: 2 + the bins of kernel text */

@@ -23,8 +23,8 @@ static Lock	tickslk = { .name = "ticks" };	/* nextwake, and sleeping on &ticks *
 static uint	nextwake;
 
 /*
- * The clock interrupt.  profil and pcsample want the current process's
- * user pc, which for a tick in the kernel is where it last entered.
+ * The clock interrupt.  A tick of a process whose profilers are on is
+ * owed to them, and counted on its way back to user mode (kern/prof.c).
  */
 void
 clock(void)
@@ -39,7 +39,7 @@ clock(void)
 	if(p != nil){
 		p->ticks++;
 		if((im = p->img) != nil && (im->prof.span | im->pcs.buf) != 0)
-			profclock(p, im, p->ureg->pc);
+			p->profowed++;
 	}
 	lapiceoi();
 	if(m->id != 0)

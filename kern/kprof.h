@@ -18,6 +18,12 @@
  * a blank and KPPCDIGITS hex digits, leaf first.  pc0 is where the tick
  * found the processor; the others are return addresses.
  *
+ * The kernel marks where kprof starts, clears and stops, for an exact
+ * count taken outside the machine (tools/kpexact.c, a QEMU plugin that
+ * counts instructions between the marks): KPMARK, a nop that no
+ * compiler emits, nopl disp32(%eax), whose KPMARKLEN bytes are
+ * KPMARKOP and a displacement that spells kpon, kpcl or kpof.
+ *
  * kpproc is text, a line for each process with ticks in the run,
  *	pid ppid name user kernel
  * in decimal but the name, which may hold blanks: the numbers are the
@@ -38,6 +44,10 @@ enum {
 	KPBIN		= 2,	/* its first bin's cell */
 	KPMAXFRAMES	= 32,	/* pcs in a line of kpstack, at most */
 	KPPCDIGITS	= 8,	/* hex digits of a pc in kpstack */
+	KPMARKLEN	= 7,	/* bytes of a mark */
 };
+
+#define KPMARKOP	"\x0f\x1f\x80"
+#define KPMARK(s)	asm volatile(".byte 0x0f, 0x1f, 0x80\n.ascii \"" s "\"")
 
 #endif

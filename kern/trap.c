@@ -162,6 +162,8 @@ trap(Ureg *u)
 		yield();
 	if(up->killed)
 		pexit(255);
+	if(up->profowed)
+		profapply(up, u->pc);
 }
 
 /*
