@@ -9,6 +9,7 @@
  * kprof's own cost last (kpself); kpstack the stacks, merged over the
  * processors; kpcpu each one's ticks.  kpctl takes start, stop, startclr
  * and interval random|fixed (kern/apic.c), and reads back a status line.
+ * kpproc and kpctl's pid, the scope, are kern/kpproc.c's.
  */
 #include "u.h"
 #include "mem.h"
@@ -18,7 +19,7 @@
 #include "kprof.h"
 
 enum {
-	Qctl = 1, Qdata, Qcpu, Qstack,
+	Qctl = 1, Qdata, Qcpu, Qstack, Qproc,
 
 	KPmaxtext	= 128*1024,	/* kernel text at most */
 	KPncell	= KPBIN + (KPmaxtext >> KPBINSHIFT) + KPSELF,
@@ -33,6 +34,7 @@ static Dirtab kprofdir[] = {
 	{ "kpdata",	Qdata,	0,	0444 },
 	{ "kpcpu",	Qcpu,	0,	0444 },
 	{ "kpstack",	Qstack,	0,	0444 },
+	{ "kpproc",	Qproc,	0,	0444 },
 };
 
 /*
@@ -55,6 +57,7 @@ struct Kpcount {
 	uint	pc[KPnpc];	/* the stacks' pcs */
 	uint	npc;		/* of pc in use */
 	uint	cut;		/* stacks that found no room whole */
+	uint	gen;		/* the run it counts, as Proc's kpgen */
 };
 
 volatile uint	kprofon;	/* counting */
@@ -236,64 +239,45 @@ stackadd(Kpcount *k, uint *pc, uint n, uint h)
 }
 
 /*
- * The frame of the interrupt or trap whose entry f, an NMI frame at a
- * vector's entry (kern/trapasm.asm), interrupted at its first
- * instruction: the processor had run nothing there yet, so the tick is
- * the interrupted code's.  Under -d QEMU delivers the clock's interrupt
- * before an NMI that falls due at the same instant, where a processor
- * takes the NMI first.  An entry begins with push 0 then push v (6A vv,
- * or 68 and 4 bytes for v over 127), or with push v where the processor
- * pushes an error code, which lies above f's frame too.  f itself for
- * any later instruction.
- */
-static uint*
-delivered(uint *f)
-{
-	uchar *op = (uchar*)f[0];
-
-	if(op[0] == 0x6A && op[1] == 0 && (op[2] == 0x6A || op[2] == 0x68) && vectors[op[3]] == f[0])
-		return f + 3;
-	if(op[0] == 0x6A && vectors[op[1]] == f[0])
-		return f + 4;
-	return f;
-}
-
-/*
  * The NMI's sample (kern/trapasm.asm, nmientry).  kpbusy, set with
  * xchg before kprofon is looked at again, tells kpctl when a sample
  * that saw it on is done.  A stack that finds no room is cut: kept as
  * its leaf alone if that has room, else only in its bin, where
- * kpstack's reads find it.
+ * kpstack's reads find it.  A tick out of scope counts nowhere.
  */
 void
 kprofnmi(uint *f, uint bp, uvlong t0)
 {
 	Mach *m = thismach();
-	uint pc[KPMAXFRAMES], n, h;
+	uint pc[KPMAXFRAMES], n, h, kernel;
 	Kpcount *k;
 
 	if(!kprofon)
 		return;
 	xchg(&m->kpbusy, 1);
-	if(kprofon){
-		k = m->kp;
-		satinc(&k->cell[KPTOTAL]);
-		if(f[0] >= (uint)vec0 && f[0] < (uint)alltraps)
-			f = delivered(f);
-		if(intext(f[0])){	/* a user pc is below KZERO, so never */
-			satinc(&k->cell[KPKERNEL]);
-			satinc(&k->cell[KPBIN + ((f[0] - (uint)text) >> KPBINSHIFT)]);
-			n = walk(m, f, bp, pc, &h);
-			if(stackadd(k, pc, n, h) < 0){
-				satinc(&k->cut);
-				if(n > 1)
-					stackadd(k, pc, 1, (Fnvbasis ^ pc[0]) * Fnvprime);
-			}
+	if(!kprofon)
+		goto out;
+	k = m->kp;
+	if(f[0] >= (uint)vec0 && f[0] < (uint)alltraps)
+		f = delivered(f);	/* kern/trap.c */
+	kernel = intext(f[0]);	/* a user pc is below KZERO, so never */
+	if(!kpproctick(m->proc, k->gen, kernel))
+		goto out;
+	satinc(&k->cell[KPTOTAL]);
+	if(kernel){
+		satinc(&k->cell[KPKERNEL]);
+		satinc(&k->cell[KPBIN + ((f[0] - (uint)text) >> KPBINSHIFT)]);
+		n = walk(m, f, bp, pc, &h);
+		if(stackadd(k, pc, n, h) < 0){
+			satinc(&k->cut);
+			if(n > 1)
+				stackadd(k, pc, 1, (Fnvbasis ^ pc[0]) * Fnvprime);
 		}
 		if(m == mach && nmirandom)
 			nmiclocknext();
 		k->cycles += rdtsc() - t0 + Kpoutside;
 	}
+out:
 	m->kpbusy = 0;
 }
 
@@ -507,7 +491,7 @@ stackread(char *buf, long len, uvlong off)
 static long
 kprofread(Chan *c, void *buf, long n, uvlong off)
 {
-	char status[MAXMACH*40];
+	char status[MAXMACH*40], scope[12];
 	uint len, cut;
 	int k, l;
 
@@ -515,9 +499,10 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 	case Qctl:
 		for(k = 0, cut = 0; k < nmach; k++)
 			cut = satadd(cut, mach[k].kp->cut);
-		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x cpus %d cut %u clock %s interval %s\n",
+		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x cpus %d cut %u clock %s interval %s pid %s\n",
 			kprofon ? "on" : "off", hz, 1<<KPBINSHIFT, (uint)text, (uint)etext, nmach, cut,
-			virtualclock ? "virtual" : "host", nmirandom ? "random" : "fixed");
+			virtualclock ? "virtual" : "host", nmirandom ? "random" : "fixed",
+			kpscopename(scope, sizeof scope));
 		return readstr(off, buf, n, status);
 	case Qcpu:
 		for(k = 0, l = 0; k < nmach; k++)
@@ -526,6 +511,8 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 		return readstr(off, buf, n, status);
 	case Qstack:
 		return stackread(buf, n, off);
+	case Qproc:
+		return kpprocread(buf, n, off);
 	}
 	len = ncell * sizeof(uint);
 	if(off >= len)
@@ -536,13 +523,14 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 	return n;
 }
 
-enum { CMstart, CMstop, CMstartclr, CMinterval };
+enum { CMstart, CMstop, CMstartclr, CMinterval, CMpid };
 
 static Cmdtab kpctlmsg[] = {
 	{ CMstart,	"start",	1 },
 	{ CMstop,	"stop",		1 },
 	{ CMstartclr,	"startclr",	1 },
 	{ CMinterval,	"interval",	2 },	/* random or fixed */
+	{ CMpid,	"pid",		2 },
 };
 
 static long
@@ -552,6 +540,7 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 	Cmdtab *ct;
 	Kpcount *spare;
 	int k;
+	uint gen;
 
 	USED(off);
 	if(c->qid != Qctl)
@@ -591,6 +580,7 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 		 * an NMI counts in the old or the new, never both, and once
 		 * the NMIs under way are done, only in the new.
 		 */
+		gen = kpprocclear();
 		for(k = 0; k < nmach; k++){
 			spare = &kpcount[k][mach[k].kp == &kpcount[k][0]];
 			memset(spare->cell, 0, ncell * sizeof(uint));
@@ -598,6 +588,7 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 			spare->npc = 0;
 			spare->cut = 0;
 			spare->cycles = 0;
+			spare->gen = gen;
 			mach[k].kp = spare;
 		}
 		quiesce();
@@ -606,6 +597,12 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 		nmiclocktime(1);
 		if(xchg(&kprofon, 1) == 0)
 			nmiclock(1);
+		break;
+	case CMpid:
+		if(kpscope(cb.f[1]) < 0){
+			qunlock(&kproflk);
+			return -1;
+		}
 		break;
 	}
 	qunlock(&kproflk);

@@ -181,7 +181,37 @@ void	pexit(int) __attribute__((noreturn));
 int	pwait(int*);
 int	pkill(int);
 void	pkillgrp(int);
-int	procdump(char*, int);
+void	procsweep(void (*)(Proc*, void*), void*);
+
+/* kpproc.c: kprof's scope, and its ticks by process */
+extern volatile uint	kpscoped;
+int	kpscope(char*);
+char	*kpscopename(char*, int);
+uint	kpprocclear(void);
+void	kpprocreap(Proc*);
+long	kpprocread(void*, long, uvlong);
+
+/*
+ * kpproc.c's scope and count, inline in kprof's NMI: whether a tick of
+ * p (nil for none) is in scope, and if so one more for p, user or
+ * kernel, in run gen.  Only the processor p runs on writes p's counts,
+ * which start again at p's first tick of a new run.  Idle, p nil, is
+ * never in scope.
+ */
+static inline int
+kpproctick(Proc *p, uint gen, uint kernel)
+{
+	if(p == nil)
+		return !kpscoped;
+	if(p->kpin < kpscoped)
+		return 0;
+	if(p->kpgen != gen){
+		p->kpgen = gen;
+		p->kpticks[0] = p->kpticks[1] = 0;
+	}
+	satinc(&p->kpticks[kernel]);
+	return 1;
+}
 
 /* prof.c */
 void	profapply(Proc*, uint);
@@ -250,6 +280,7 @@ void	rootdata(Chan*, uchar*, uint);	/* dev/devroot.c: a boot file's contents, wh
  * no lock and touches only its processor's counts.
  */
 void	kprofnmi(uint *f, uint bp, uvlong t0);
+uint	*delivered(uint *f);	/* trap.c: the frame an NMI at a vector's first instruction interrupted */
 
 /* Shared among the devices in dev/ */
 void	consinput(int);		/* devcons.c: a character typed */

@@ -1,8 +1,8 @@
 /*
  * The formats of the kernel profiler's files, #T (kprof(3)): the one
- * definition that the kernel (dev/devkprof.c), the formatters and the
- * host's tools (user/include/kpdata.h, kpstack.h; tools/kpexact.c, the
- * exact count) include, and that tools/test/kpcheck.py reads.
+ * definition that the kernel (dev/devkprof.c, kern/kpproc.c), the
+ * formatters and the host's tools (user/include/kpdata.h, kpstack.h,
+ * kpproc.h; tools/kpexact.c, the exact count) include, and that tools/test/kpcheck.py reads.
  *
  * kpdata is an array of cells of KPCELL bytes, each a count, most
  * significant byte first (big-endian) whatever the machine:
@@ -26,6 +26,14 @@
  * counts instructions between the marks): KPMARK, a nop that no
  * compiler emits, nopl disp32(%eax), whose KPMARKLEN bytes are
  * KPMARKOP and a displacement that spells kpon, kpcl or kpof.
+ *
+ * kpproc is text, a line for each process with ticks in the run,
+ *	pid ppid name user kernel
+ * in decimal but the name, which may hold blanks: the numbers are the
+ * first two words and the last two.  If processes exited when the
+ * table of those kept was full, a last line
+ *	overflow n user kernel
+ * sums their ticks.  A user tick's pc was outside kernel text.
  */
 #ifndef KPROF_H
 #define KPROF_H

@@ -54,7 +54,7 @@ has compare-sampling '^sampling alone: median [0-9]+\.[0-9][0-9], 95th percentil
 
 guest -a 'hz=1000' -c 'echo startclr > /dev/kpctl; sleep 1; echo stop > /dev/kpctl; cat /dev/kpctl; kprof kernel /dev/kpdata'
 has hz-from-kpctl '^KTZERO c0100000	HZ 1000$'
-has kpctl-status '^off hz 1000 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus [0-9]+ cut 0 clock host interval fixed$'
+has kpctl-status '^off hz 1000 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus [0-9]+ cut 0 clock host interval fixed pid all$'
 first=$(grep -A1 '^ms' <<<"$out" | tail -1)
 check idle-on-top grep -qE '	idle$' <<<"$first"
 
