@@ -261,22 +261,23 @@ kprofnmi(uint *f, uint bp, uvlong t0)
 	if(f[0] >= (uint)vec0 && f[0] < (uint)alltraps)
 		f = delivered(f);	/* kern/trap.c */
 	kernel = intext(f[0]);	/* a user pc is below KZERO, so never */
-	if(!kpproctick(m->proc, k->gen, kernel))
-		goto out;
-	satinc(&k->cell[KPTOTAL]);
-	if(kernel){
-		satinc(&k->cell[KPKERNEL]);
-		satinc(&k->cell[KPBIN + ((f[0] - (uint)text) >> KPBINSHIFT)]);
-		n = walk(m, f, bp, pc, &h);
-		if(stackadd(k, pc, n, h) < 0){
-			satinc(&k->cut);
-			if(n > 1)
-				stackadd(k, pc, 1, (Fnvbasis ^ pc[0]) * Fnvprime);
+	/* Out of scope, a tick counts nowhere, but the first processor still rearms the clock. */
+	if(kpproctick(m->proc, k->gen, kernel)){
+		satinc(&k->cell[KPTOTAL]);
+		if(kernel){
+			satinc(&k->cell[KPKERNEL]);
+			satinc(&k->cell[KPBIN + ((f[0] - (uint)text) >> KPBINSHIFT)]);
+			n = walk(m, f, bp, pc, &h);
+			if(stackadd(k, pc, n, h) < 0){
+				satinc(&k->cut);
+				if(n > 1)
+					stackadd(k, pc, 1, (Fnvbasis ^ pc[0]) * Fnvprime);
+			}
 		}
-		if(m == mach && nmirandom)
-			nmiclocknext();
 		k->cycles += rdtsc() - t0 + Kpoutside;
 	}
+	if(m == mach && nmirandom)
+		nmiclocknext();
 out:
 	m->kpbusy = 0;
 }

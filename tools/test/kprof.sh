@@ -107,7 +107,7 @@ kprof kernel /dev/kpdata"
 read -r rnd fix <<<"$(awk -F'\t' '/^total:/ { n++; s[n] = 0 } $3 == "spina" { s[n] = $2 + 0 } END { print s[1] + 0, s[2] + 0 }' <<<"$out")"
 echo "alias's half tick in spina: random intervals $rnd%, fixed intervals $fix%"
 has alias-rounds '^alias: 5000 rounds of 55547$'
-has interval-fixed-status '^off hz 1000 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus 1 cut 0 clock virtual interval fixed$'
+has interval-fixed-status '^off hz 1000 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus 1 cut 0 clock virtual interval fixed pid all$'
 check alias-random-half python3 -c "import sys; sys.exit(not abs($rnd - 50) <= 2)"
 check alias-fixed-all-or-none python3 -c "import sys; sys.exit(not ($fix <= 5 or $fix >= 95))"
 has clock-virtual-header '^clock virtual \(one instruction a nanosecond, -d\)$'
