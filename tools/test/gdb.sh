@@ -7,19 +7,6 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
-# Whether gdb's hardware breakpoints catch the first clock tick and
-# echo's main depends on host timing (this guest is not under -d):
-# a run that misses is tried again, twice at most, and says so.
-if [ -z "${GDBTRY-}" ]; then
-	for try in 1 2 3; do
-		GDBTRY=$try bash "$0" >"$T/try" 2>&1 && break
-		echo "gdb: try $try missed: $(grep -m1 '^FAIL' "$T/try")"
-	done
-	cat "$T/try"
-	grep -q '^gdb: [0-9]* passed, 0 failed$' "$T/try"
-	exit
-fi
-
 section=$(sed -n '/^## Debugging/,/^## /p' README.md)
 run=$(grep -m1 '^\$ \./run-qemu\.sh .*-g' <<<"$section" | sed 's/^\$ //')
 mapfile -t steps < <(sed -n 's/^(gdb) //p' <<<"$section")
