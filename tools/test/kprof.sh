@@ -11,8 +11,8 @@ guest -c 'kptest'
 has kptest '^kptest: ok$'
 hasnt kptest-no-fail '^FAIL'
 
-# The seed's example, as typed.
-guest -c "bind -a '#T' /dev
+# The seed's example, as typed, under -d: the same profile every time.
+guest -d -c "bind -a '#T' /dev
 echo start > /dev/kpctl
 runtest
 echo stop > /dev/kpctl
