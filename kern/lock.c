@@ -20,8 +20,10 @@
  *
  *	offset	kern/sysfile.c: a channel's offset (a QLock, held across the
  *		call's device read or write, which takes the locks below)
+ *	rootfile	dev/devroot.c: a file's data (a QLock each, held across
+ *		a whole read or write of it, which takes the locks below)
  *	mounts	kern/chan.c: the mount table, and each union
- *	root	dev/devroot.c: the root file system's nodes
+ *	root	dev/devroot.c: the root file system's tree
  *	pipe	dev/devpipe.c: the list of pipes, and each pipe
  *	chan	kern/chan.c: channels' and mounts' reference counts
  *	pages	kern/alloc.c: the free pages
