@@ -167,7 +167,7 @@ o/kprof.iso: o/kernel o/root.tar boot/grub.cfg
 # The unit tests' builds are made here too, once, so that the tests,
 # which may run side by side, find them made.
 HOSTTESTS=kprof prof tartest fmttest stringtest regexptest mcounttest
-tools:V: o/host/kprof o/host/prof ${HOSTTESTS:%=o/host/%} ${HOSTTESTS:%=o/host/%-san} o/host/stringtest32 o/host/mcounttest-tsan
+tools:V: o/host/kprof o/host/prof o/host/kpexact.so ${HOSTTESTS:%=o/host/%} ${HOSTTESTS:%=o/host/%-san} o/host/stringtest32 o/host/mcounttest-tsan
 
 # The host's kprof also has -l, source lines, through elfutils' libdw.
 KPROFSRC=user/kprof.c user/lib/elfsym.c user/lib/kpstack.c user/lib/flame.c tools/srcline.c
@@ -186,6 +186,12 @@ o/host/kprof: $KPROFSRC $KPROFHDR
 o/host/kprof-san: $KPROFSRC $KPROFHDR
 	mkdir -p o/host
 	gcc $SANCFLAGS -o $target $KPROFSRC -ldw
+
+# The QEMU plugin that counts every instruction, for tools/profile -x:
+# a shared object QEMU loads, exporting only the plugin's symbols.
+o/host/kpexact.so: tools/kpexact.c
+	mkdir -p o/host
+	gcc $HOSTCFLAGS -shared -fPIC -fvisibility=hidden -o $target tools/kpexact.c
 
 o/host/prof: $PROFSRC user/include/elfsym.h user/include/gmon.h
 	mkdir -p o/host

@@ -6,7 +6,7 @@ cd "$(dirname "$0")"
 
 usage() {
 	cat <<'EOT'
-usage: ./run-qemu.sh [-k] [-d] [-g] [-p CPUS] [-c 'COMMANDS'] [-o FILE] [-a 'ARGS'] [-t SECONDS]
+usage: ./run-qemu.sh [-k] [-d] [-g] [-p CPUS] [-c 'COMMANDS'] [-o FILE] [-a 'ARGS'] [-t SECONDS] [-x DIR]
   -k           boot the kernel ELF directly (qemu -kernel), not the GRUB ISO
   -c COMMANDS  run COMMANDS through the shell, then power off; exit with their status
   -o FILE      connect the second serial port (/dev/eia1) to FILE on the host
@@ -15,13 +15,15 @@ usage: ./run-qemu.sh [-k] [-d] [-g] [-p CPUS] [-c 'COMMANDS'] [-o FILE] [-a 'ARG
   -g           wait for gdb on localhost:1234 (or port $GDBPORT)
   -a ARGS      kernel command line: hz=N, the clock rate, 50 to 10000 (default 100)
   -t SECONDS   kill a guest still running after SECONDS (with -c, default 120)
+  -x DIR       with -d, count every instruction at every pc (the plugin o/host/kpexact.so)
+               while kprof counts, into DIR/kpdata, kpctl and kpcpu (tools/profile -x)
 Exit status with -c: the commands' status (126 for any over 126); 124 if the
 guest hung and was killed; 1 also if QEMU itself failed.
 EOT
 }
 
-direct=0 cmds= out= det=0 gdb=0 args= timeout= havecmds=0 cpus=2
-while getopts "kc:o:dgp:a:t:h" opt; do
+direct=0 cmds= out= det=0 gdb=0 args= timeout= havecmds=0 cpus=2 exact=
+while getopts "kc:o:dgp:a:t:x:h" opt; do
 	case $opt in
 	k) direct=1 ;;
 	c) cmds=$OPTARG; havecmds=1 ;;
@@ -31,6 +33,7 @@ while getopts "kc:o:dgp:a:t:h" opt; do
 	p) cpus=$OPTARG ;;
 	a) args=$OPTARG ;;
 	t) timeout=$OPTARG ;;
+	x) exact=$OPTARG ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -52,6 +55,16 @@ for w in "${words[@]}"; do
 		fi ;;
 	esac
 done
+# QEMU splits a plugin's arguments at commas.
+if [[ $exact == *,* ]] || { [ -n "$exact" ] && [ ! -d "$exact" ]; }; then
+	echo "run-qemu.sh: -x $exact: want a directory, with no comma in its name" >&2
+	exit 2
+fi
+# The plugin's counts are exact only with the processors run in turn.
+if [ -n "$exact" ] && [ $det = 0 ]; then
+	echo "run-qemu.sh: -x needs -d" >&2
+	exit 2
+fi
 if [ -n "$timeout" ] && ! [[ $timeout =~ ^[1-9][0-9]{0,5}$ ]]; then
 	echo "run-qemu.sh: -t $timeout: want a whole number of seconds, 1 or more" >&2
 	exit 2
@@ -77,6 +90,12 @@ fi
 qemu=(qemu-system-i386 -m 128 -smp "$cpus" -display none -no-reboot
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
 [ $det = 1 ] && qemu+=(-icount shift=0,sleep=off -rtc clock=vm)
+if [ -n "$exact" ]; then
+	# The plugin's bins are those of the kernel's .text section, as kprof's.
+	read -r ktext ksize < <(readelf -SW o/kernel |
+		sed -nE 's/.* \.text +PROGBITS +([0-9a-f]+) [0-9a-f]+ ([0-9a-f]+) .*/\1 \2/p')
+	qemu+=(-plugin "o/host/kpexact.so,out=$exact,text=0x$ktext,size=0x$ksize")
+fi
 if [ $gdb = 1 ]; then
 	port=${GDBPORT:-1234}
 	qemu+=(-gdb "tcp:localhost:$port" -S)

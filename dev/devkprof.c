@@ -60,6 +60,13 @@ struct Kpcount {
 };
 
 volatile uint	kprofon;	/* counting */
+/*
+ * A mark for an exact count taken outside the machine (tools/kpexact.c,
+ * a QEMU plugin, counts instructions between the marks): a nop that no
+ * compiler emits, nopl with a displacement that spells what kprof does.
+ */
+#define KPMARK(s)	asm volatile(".byte 0x0f, 0x1f, 0x80\n.ascii \"" s "\"")
+
 static Kpcount	kpcount[MAXMACH][2];	/* each processor's counts and a spare */
 static uint	ncell;		/* of cell in use: 2 + the bins of kernel text */
 static Lock	kproflk = { .name = "kprof" };	/* kpctl's commands, and the snapshot that kpstack's reads make below */
@@ -519,11 +526,13 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 	lock(&kproflk);
 	switch(ct->index){
 	case CMstart:
+		KPMARK("kpon");
 		if(xchg(&kprofon, 1) == 0)
 			nmiclock(1);
 		break;
 	case CMstop:
 		/* Stopped once no NMI that saw kprofon still counts: then the counts stay. */
+		KPMARK("kpof");
 		nmiclock(0);
 		xchg(&kprofon, 0);
 		quiesce();
@@ -543,6 +552,8 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 			mach[k].kp = spare;
 		}
 		quiesce();
+		KPMARK("kpcl");
+		KPMARK("kpon");
 		if(xchg(&kprofon, 1) == 0)
 			nmiclock(1);
 		break;
