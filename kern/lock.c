@@ -39,6 +39,11 @@
  *	ticks	kern/clock.c: the time the sleepers on &ticks wake (ilock)
  *	procs	kern/proc.c: the process table, the run queue, sleep and wakeup (ilock)
  *	consout	dev/devcons.c: console output, print (ilock)
+ *
+ * The test kernel's (conf/kerneltest) take one more, which no other
+ * lock is ever taken under, nor it under another:
+ *
+ *	locktest	dev/locktest.c: taken twice, or let go unheld, to panic
  */
 #include "u.h"
 #include "mem.h"
@@ -170,23 +175,4 @@ qunlock(QLock *q)
 	unlock(&q->lk);
 	if(n > 0)
 		wakeup(q);
-}
-
-/*
- * The kernel command line's locktest=twice or locktest=unheld: take a
- * lock this processor already holds, or let go of one it does not,
- * each of which must panic, naming the lock.  Only whoever boots the
- * kernel can ask for it (tools/test/mp.sh does).
- */
-void
-locktest(char *how)
-{
-	static Lock l = { .name = "locktest" };
-
-	if(strcmp(how, "twice") == 0){
-		lock(&l);
-		lock(&l);
-	}else if(strcmp(how, "unheld") == 0)
-		unlock(&l);
-	print("locktest=%s: no panic\n", how);
 }
