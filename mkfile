@@ -8,15 +8,16 @@ LIBGCC=`gcc -m32 -print-libgcc-file-name`
 LDFLAGS=-m elf_i386 -z noexecstack
 CFLAGS=-m32 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -fno-pic -fno-pie -fno-stack-protector -fno-asynchronous-unwind-tables -fno-omit-frame-pointer -nostdinc -isystem $INC -Wall -Wextra -Werror
 KHDR=`ls kern/*.h`
-UHDR=`ls kern/sys.h kern/lib.h user/include/*.h`
+UHDR=`ls kern/sys.h kern/lib.h kern/kprof.h user/include/*.h`
 # The kernel uses no FPU or SSE register: they hold the user's (kern/fpu.c).
 KCFLAGS=$CFLAGS -mgeneral-regs-only -Ikern
 # The C library's headers include the kernel's ABI as "kern/sys.h".
 UCFLAGS=$CFLAGS -Iuser/include -I.
-# Host builds find the shared headers (elfsym.h, gmon.h) by "", not
-# the user library's stdio.h and the like, which are <>.
-HOSTCFLAGS=-O2 -g -Wall -Wextra -Werror -iquote user/include
-SANCFLAGS=-O1 -g -Wall -Wextra -Werror -iquote user/include -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# Host builds find the shared headers (elfsym.h, gmon.h, and the
+# kernel's kern/kprof.h) by "", not the user library's stdio.h and the
+# like, which are <>.
+HOSTCFLAGS=-O2 -g -Wall -Wextra -Werror -iquote user/include -iquote .
+SANCFLAGS=-O1 -g -Wall -Wextra -Werror -iquote user/include -iquote . -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 # Everything mk makes goes in o/: o/kern, o/dev and o/boot hold the
 # kernel's objects, o/conf its configurations', o/lib the C library's,
@@ -132,6 +133,22 @@ o/bin/&: o/u/&.o o/lib/libc.a user/user.ld
 	mkdir -p o/bin
 	ld $LDFLAGS -T user/user.ld -o $target o/lib/crt0.o o/u/$stem.o o/lib/libc.a $LIBGCC
 
+# sh is split by subsystem: user/sh.c and user/sh/*.c.
+SHSRC=`ls user/sh/*.c`
+SHOBJ=${SHSRC:user/sh/%.c=o/sh/%.o}
+
+o/sh/%.o: user/sh/%.c user/sh/sh.h $UHDR
+	mkdir -p o/sh
+	gcc $UCFLAGS -c -o $target user/sh/$stem.c
+
+o/u/sh.o: user/sh.c user/sh/sh.h $UHDR
+	mkdir -p o/u
+	gcc $UCFLAGS -c -o $target user/sh.c
+
+o/bin/sh: o/u/sh.o $SHOBJ o/lib/libc.a user/user.ld
+	mkdir -p o/bin
+	ld $LDFLAGS -T user/user.ld -o $target o/lib/crt0.o o/u/sh.o $SHOBJ o/lib/libc.a $LIBGCC
+
 o/t/%.o: user/test/%.c $UHDR
 	mkdir -p o/t
 	gcc $UCFLAGS -c -o $target user/test/$stem.c
@@ -189,13 +206,17 @@ o/kprof.iso: o/kernel o/root.tar boot/grub.cfg
 # undefined-behaviour sanitizers.
 # The unit tests' builds are made here too, once, so that the tests,
 # which may run side by side, find them made.
-HOSTTESTS=kprof prof tartest fmttest stringtest regexptest mcounttest
-tools:V: o/host/kprof o/host/prof o/host/kpexact.so ${HOSTTESTS:%=o/host/%} ${HOSTTESTS:%=o/host/%-san} o/host/stringtest32 o/host/mcounttest-tsan
+HOSTTESTS=kprof srcline prof tartest fmttest stringtest regexptest mcounttest
+tools:V: o/host/kprof o/host/srcline o/host/prof o/host/kpexact.so ${HOSTTESTS:%=o/host/%} ${HOSTTESTS:%=o/host/%-san} o/host/stringtest32 o/host/mcounttest-tsan
 
-# The host's kprof also has -l, source lines, through elfutils' libdw.
-KPROFSRC=user/kprof.c user/lib/elfsym.c user/lib/kpstack.c user/lib/flame.c tools/srcline.c
-KPROFHDR=user/include/elfsym.h user/include/kpstack.h
-PROFSRC=user/prof.c user/lib/elfsym.c
+# The formatters' library, user/lib, is compiled for the host from the
+# same files as for the guest.  srcline, the profile by source line,
+# is the host's only: it needs elfutils' libdw.
+KPLIB=user/lib/elfsym.c user/lib/kpdata.c user/lib/kpcmp.c user/lib/kpstack.c user/lib/flame.c
+KPROFSRC=user/kprof.c $KPLIB
+KPROFHDR=user/include/elfsym.h user/include/kpstack.h user/include/kpdata.h kern/kprof.h
+SRCLINESRC=tools/srcline.c $KPLIB
+PROFSRC=user/prof.c user/lib/elfsym.c user/lib/gmonread.c
 TARTESTSRC=tools/test/tartest.c kern/tar.c
 FMTTESTSRC=tools/test/fmttest.c kern/fmt.c
 STRINGTESTSRC=tools/test/stringtest.c kern/string.c
@@ -204,11 +225,19 @@ MCOUNTTESTSRC=tools/test/mcounttest.c user/lib/arcs.c
 
 o/host/kprof: $KPROFSRC $KPROFHDR
 	mkdir -p o/host
-	gcc $HOSTCFLAGS -o $target $KPROFSRC -ldw
+	gcc $HOSTCFLAGS -o $target $KPROFSRC
 
 o/host/kprof-san: $KPROFSRC $KPROFHDR
 	mkdir -p o/host
-	gcc $SANCFLAGS -o $target $KPROFSRC -ldw
+	gcc $SANCFLAGS -o $target $KPROFSRC
+
+o/host/srcline: $SRCLINESRC $KPROFHDR
+	mkdir -p o/host
+	gcc $HOSTCFLAGS -o $target $SRCLINESRC -ldw
+
+o/host/srcline-san: $SRCLINESRC $KPROFHDR
+	mkdir -p o/host
+	gcc $SANCFLAGS -o $target $SRCLINESRC -ldw
 
 # The QEMU plugin that counts every instruction, for tools/profile -x:
 # a shared object QEMU loads, exporting only the plugin's symbols.
@@ -275,7 +304,7 @@ o/host/mcounttest-san: $MCOUNTTESTSRC user/include/gmon.h
 
 o/host/mcounttest-tsan: $MCOUNTTESTSRC user/include/gmon.h
 	mkdir -p o/host
-	gcc -O1 -g -Wall -Wextra -Werror -iquote user/include -fsanitize=thread -pthread -o $target tools/test/mcounttest.c
+	gcc -O1 -g -Wall -Wextra -Werror -iquote user/include -iquote . -fsanitize=thread -pthread -o $target tools/test/mcounttest.c
 
 test:V: all
 	tools/runtests

@@ -15,7 +15,8 @@ usage: ./run-qemu.sh [-k] [-T] [-d] [-g] [-p CPUS] [-c 'COMMANDS'] [-o FILE] [-a
   -p CPUS      the number of processors, 1 to 8 (default 2)
   -g           wait for gdb on localhost:1234 (or port $GDBPORT)
   -a ARGS      kernel command line: hz=N, the clock rate, 50 to 10000 (default 100)
-  -t SECONDS   kill a guest still running after SECONDS (with -c, default 120)
+  -t SECONDS   kill a guest still running after SECONDS (with -c, default 120;
+               with -g, none: a person at gdb takes the time they take)
   -x DIR       with -d, count every instruction at every pc (the plugin o/host/kpexact.so)
                while kprof counts, into DIR/kpdata, kpctl and kpcpu (tools/profile -x)
 Exit status with -c: the commands' status (126 for any over 126); 124 if the
@@ -157,10 +158,11 @@ status() {
 	return 1
 }
 
-# With -c, QEMU never waits for a person; and nothing waits forever.
+# With -c, QEMU never waits for a person, and nothing waits forever;
+# but under -g a person at gdb does, for as long as they debug.
 if [ $havecmds = 1 ]; then
 	exec </dev/null
-	timeout=${timeout:-120}
+	[ $gdb = 1 ] || timeout=${timeout:-120}
 fi
 set +e
 if [ -n "$timeout" ]; then

@@ -88,7 +88,9 @@ erase1(void)
 
 /*
  * A character typed at the console, called at interrupt time: the
- * line discipline.  ^P (the clock and the process list) works in both modes; in
+ * line discipline.  ^P (the clock and the process list) works in both
+ * modes: in cooked mode the line being typed is shown again after the
+ * list, and a raw reader reads the ^P, to do so itself (the shell).  In
  * cooked mode ^H and DEL erase a character, ^U the line, ^W a word,
  * ^C kills the foreground note group and discards the input, ^D ends
  * a line without a newline (so at its start, it reads as end of file), and
@@ -109,6 +111,7 @@ static void
 consinput1(int c)
 {
 	char ch;
+	uint i;
 	int n;
 
 	if(c == CTRL('P')){
@@ -116,7 +119,12 @@ consinput1(int c)
 		consputs(psbuf, n);
 		n = procdump(psbuf, sizeof psbuf);
 		consputs(psbuf, n);
-		return;
+		if(!in.raw){	/* the line being typed, again, below the list */
+			for(i = in.w; i != in.e; i++)
+				consputs(&in.buf[i % Ibuf], 1);
+			return;
+		}
+		/* a raw reader gets the ^P too, to show its own line again */
 	}
 	if(in.raw){
 		if(in.e - in.r < Ibuf){

@@ -15,6 +15,7 @@
 #include "mem.h"
 #include "dat.h"
 #include "fns.h"
+#include "kprof.h"
 
 enum {
 	Qctl = 1,
@@ -22,10 +23,8 @@ enum {
 	Qcpu,
 	Qstack,
 
-	KPbinshift	= 3,	/* bins of 8 bytes */
 	KPmaxtext	= 128*1024,	/* kernel text at most */
-	KPncell	= 2 + (KPmaxtext >> KPbinshift),
-	KPdepth	= 32,		/* frames of a stack at most */
+	KPncell	= KPBIN + (KPmaxtext >> KPBINSHIFT),
 	KPnstack	= 1024,	/* distinct stacks a processor keeps: a power of 2 */
 	KPnpc	= 16384,	/* their pcs, all together */
 	KPprobe	= 16,		/* slots a stack may lie past the one its hash names */
@@ -164,7 +163,7 @@ walk(Mach *m, uint *f, uint bp, uint *pc, uint *hp)
 	if(intext(ret))
 		PUSHPC(pc, n, h, ret);
 	/* fp - sp <= top - 8 - sp: fp at or above sp, and its two words below top */
-	for(fp = bp; fp - sp <= top - 8 - sp && n < KPdepth; fp = next){
+	for(fp = bp; fp - sp <= top - 8 - sp && n < KPMAXFRAMES; fp = next){
 		if(!intext(ret = ((uint*)fp)[1]))
 			break;
 		PUSHPC(pc, n, h, ret);
@@ -255,7 +254,7 @@ void
 kprofnmi(uint *f, uint bp)
 {
 	Mach *m = thismach();
-	uint pc[KPdepth], n, h;
+	uint pc[KPMAXFRAMES], n, h;
 	Kpcount *k;
 
 	if(!kprofon)
@@ -263,12 +262,12 @@ kprofnmi(uint *f, uint bp)
 	xchg(&m->kpbusy, 1);
 	if(kprofon){
 		k = m->kp;
-		satinc(&k->cell[0]);
+		satinc(&k->cell[KPTOTAL]);
 		if(f[0] >= (uint)vec0 && f[0] < (uint)alltraps)
 			f = delivered(f);
 		if(intext(f[0])){	/* a user pc is below KZERO, so never */
-			satinc(&k->cell[1]);
-			satinc(&k->cell[2 + ((f[0] - (uint)text) >> KPbinshift)]);
+			satinc(&k->cell[KPKERNEL]);
+			satinc(&k->cell[KPBIN + ((f[0] - (uint)text) >> KPBINSHIFT)]);
 			n = walk(m, f, bp, pc, &h);
 			if(stackadd(k, pc, n, h) < 0){
 				satinc(&k->cut);
@@ -288,7 +287,7 @@ kprofinit(void)
 
 	if(size > KPmaxtext)
 		panic("kprof: kernel text is %d bytes, over KPmaxtext", size);
-	ncell = 2 + ((size + (1<<KPbinshift) - 1) >> KPbinshift);
+	ncell = KPBIN + ((size + (1<<KPBINSHIFT) - 1) >> KPBINSHIFT);
 	kprofdir[1].length = ncell * sizeof(uint);
 	for(k = 0; k < MAXMACH; k++)
 		mach[k].kp = &kpcount[k][0];
@@ -381,7 +380,7 @@ snapshot(void)
 				if((o = lookup(mach[j].kp, k, s)) != nil)
 					t = satadd(t, o->count);
 			total[l][i] = t;
-			b = 2 + ((k->pc[s->off] - (uint)text) >> KPbinshift);
+			b = KPBIN + ((k->pc[s->off] - (uint)text) >> KPBINSHIFT);
 			left[b] = left[b] > t ? left[b] - t : 0;
 		}
 	}
@@ -390,9 +389,9 @@ snapshot(void)
 		k = mach[l].kp;
 		for(i = 0; i < KPnstack; i++){
 			s = &k->stack[i];
-			if(total[l][i] == 0 || s->n != 1 || (k->pc[s->off] - (uint)text) % (1<<KPbinshift) != 0)
+			if(total[l][i] == 0 || s->n != 1 || (k->pc[s->off] - (uint)text) % (1<<KPBINSHIFT) != 0)
 				continue;
-			b = 2 + ((k->pc[s->off] - (uint)text) >> KPbinshift);
+			b = KPBIN + ((k->pc[s->off] - (uint)text) >> KPBINSHIFT);
 			total[l][i] = satadd(total[l][i], left[b]);
 			left[b] = 0;
 		}
@@ -415,14 +414,14 @@ digits(uint n)
 /*
  * Copy what of the line of count and pc[0..n-1] lies in [off, off+len)
  * of the file, the line starting at *pos, to buf; move *pos past it.
- * A kernel pc has 8 hex digits, so the line's length is known without
+ * A kernel pc has KPPCDIGITS hex digits, so the line's length is known without
  * printing it, and lines before off cost no printing.
  */
 static long
 line(char *buf, long len, uvlong off, uvlong *pos, uint count, uint *pc, uint n)
 {
-	char s[12 + 9*KPdepth];
-	uint l = digits(count) + 9*n + 1, i, k;
+	char s[12 + (1+KPPCDIGITS)*KPMAXFRAMES];
+	uint l = digits(count) + (1+KPPCDIGITS)*n + 1, i, k;
 	long m;
 
 	if(*pos + l <= off || *pos >= off + len){
@@ -431,7 +430,7 @@ line(char *buf, long len, uvlong off, uvlong *pos, uint count, uint *pc, uint n)
 	}
 	k = snprintf(s, sizeof s, "%u", count);
 	for(i = 0; i < n; i++)
-		k += snprintf(s + k, sizeof s - k, " %08x", pc[i]);
+		k += snprintf(s + k, sizeof s - k, " %0*x", KPPCDIGITS, pc[i]);
 	s[k++] = '\n';
 	i = off > *pos ? off - *pos : 0;
 	m = l - i;
@@ -458,9 +457,9 @@ stackread(char *buf, long len, uvlong off)
 			if(total[l][i] != 0)
 				n += line(buf, len, off, &pos, total[l][i],
 					mach[l].kp->pc + mach[l].kp->stack[i].off, mach[l].kp->stack[i].n);
-	for(i = 2; i < ncell && pos < off + len; i++)
+	for(i = KPBIN; i < ncell && pos < off + len; i++)
 		if(left[i] != 0){
-			pc = (uint)text + ((i - 2) << KPbinshift);
+			pc = (uint)text + ((i - KPBIN) << KPBINSHIFT);
 			n += line(buf, len, off, &pos, left[i], &pc, 1);
 		}
 	unlock(&kproflk);
@@ -479,7 +478,7 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 		for(k = 0, cut = 0; k < nmach; k++)
 			cut = satadd(cut, mach[k].kp->cut);
 		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x cpus %d cut %u\n",
-			kprofon ? "on" : "off", hz, 1<<KPbinshift, (uint)text, (uint)etext, nmach, cut);
+			kprofon ? "on" : "off", hz, 1<<KPBINSHIFT, (uint)text, (uint)etext, nmach, cut);
 		return readstr(off, buf, n, status);
 	case Qcpu:
 		for(k = 0, l = 0; k < nmach; k++)

@@ -1,6 +1,8 @@
 /*
- * kprof -l, on the host only: the busiest lines of the kernel's source,
- * each with its text.
+ * srcline: the kernel profile by source line, on the host only (it
+ * needs elfutils' libdw): the busiest lines, each with its text.
+ *
+ *	srcline [-h hz] kernel kpdata
  *
  *	ms	  %	sym	line
  *	290	  5.6	lock	kern/lock.c:42	while(xchg(&l->locked, 1) != 0)
@@ -18,6 +20,10 @@
  * directory, the top of the repository; an absolute name is read as
  * it is.  A file that can't be read is said so, once, and its rows
  * show no text.
+ *
+ * kpdata, its clock rate and the symbols are the formatters' library's
+ * (user/lib/kpdata.c, elfsym.c), as kprof's flat profile has them, and
+ * the first lines are the flat profile's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,10 +35,9 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include "elfsym.h"
-#include "kpstack.h"
+#include "kpdata.h"
 
 enum {
-	BINSIZE		= 8,	/* bytes of kernel text per count */
 	TEXTMAX		= 100,	/* bytes of a source line shown */
 };
 
@@ -172,14 +177,14 @@ readtext(Row *r, int n)
  * Print the profile by source line of kpdata's cells, for the kernel
  * at path whose symbols are k.
  */
-void
-srclines(Symtab *k, const char *path, const uint32_t *cell, uint64_t nbins, unsigned long hz)
+static void
+srclines(Symtab *k, const char *path, const uint32_t *cell, unsigned long hz)
 {
 	Dwarf *dw;
 	Dwarf_Die cu;
 	Dwarf_Line *l;
 	Row *r;
-	uint64_t i, tenths, total;
+	uint64_t i, tenths, total, nbins;
 	uint32_t pc;
 	int fd, n, m, j;
 
@@ -189,17 +194,18 @@ srclines(Symtab *k, const char *path, const uint32_t *cell, uint64_t nbins, unsi
 	dw = dwarf_begin(fd, DWARF_C_READ);
 	if(dw == NULL)
 		fatal("%s: no DWARF line table (%s): build the kernel with -g", path, dwarf_errmsg(-1));
-	totals(k, cell, hz);
+	kptotals(k, cell, hz);
+	nbins = kpnbins(k);
 	r = calloc(nbins + 1, sizeof r[0]);
 	if(r == NULL)
 		fatal("out of memory");
 	n = 0;
 	for(i = 0; i < nbins; i++){
-		if(cell[2+i] == 0)
+		if(cell[KPBIN+i] == 0)
 			continue;
-		pc = k->textbase + i*BINSIZE;
+		pc = k->textbase + i*KPBINSIZE;
 		r[n].sym = k->sym[symfind(k, pc)].name;
-		r[n].ticks = cell[2+i];
+		r[n].ticks = cell[KPBIN+i];
 		if(dwarf_addrdie(dw, pc, &cu) != NULL && (l = dwarf_getsrc_die(&cu, pc)) != NULL
 		&& dwarf_lineno(l, &r[n].line) == 0)
 			r[n].file = filename(&cu, l);
@@ -225,11 +231,11 @@ srclines(Symtab *k, const char *path, const uint32_t *cell, uint64_t nbins, unsi
 	}
 
 	qsort(r, m, sizeof r[0], byticks);
-	total = cell[1];
-	printf("ms\t  %%\tsym\tline\n");
+	total = cell[KPKERNEL];
+	printf("%s\t  %%\tsym\tline\n", hz == 0 ? "ticks" : "ms");
 	for(j = 0; j < m && total > 0; j++){
 		tenths = (r[j].ticks*1000 + total/2) / total;
-		printf("%llu\t%3llu.%llu\t%s\t", (unsigned long long)(r[j].ticks*1000 / hz),
+		printf("%llu\t%3llu.%llu\t%s\t", (unsigned long long)(hz == 0 ? r[j].ticks : r[j].ticks*1000 / hz),
 			(unsigned long long)(tenths / 10), (unsigned long long)(tenths % 10), r[j].sym);
 		if(r[j].file == NULL)
 			printf("-\t(no line table: assembly)\n");
@@ -240,4 +246,50 @@ srclines(Symtab *k, const char *path, const uint32_t *cell, uint64_t nbins, unsi
 	free(r);
 	dwarf_end(dw);
 	close(fd);
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: srcline [-h hz] kernel kpdata\n");
+	exit(1);
+}
+
+int
+main(int argc, char *argv[])
+{
+	Symtab k;
+	uint32_t *cell;
+	unsigned long hz;
+	const char *arg, *err;
+	int i;
+
+	argv0 = "srcline";
+	hz = 0;
+	for(i = 1; i < argc && argv[i][0] == '-'; i++){
+		if(strcmp(argv[i], "--") == 0){
+			i++;
+			break;
+		}
+		if(argv[i][1] != 'h')
+			usage();
+		if(argv[i][2] != '\0')
+			arg = argv[i] + 2;
+		else if(i+1 < argc)
+			arg = argv[++i];
+		else
+			usage();
+		hz = kpparsehz(arg);
+		if(hz == 0)
+			fatal("bad hz: %s", arg);
+	}
+	if(argc - i != 2)
+		usage();
+	if((err = symload(&k, argv[i])) != NULL)
+		fatal("%s", err);
+	cell = kpread(argv[i+1], kpnbins(&k));
+	srclines(&k, argv[i], cell, kpclock(&k, argv[i+1], hz));
+	free(cell);
+	symfree(&k);
+	return 0;
 }

@@ -6,7 +6,7 @@
 # small kernel whose functions sit at known places and for o/kernel
 # with pcs taken from its symbols now; the flame graph of kprof -g as
 # XML (xmllint) and as a browser draws it (headless Chromium, whose
-# screenshot must show the boxes); kprof -l against addr2line and the
+# screenshot must show the boxes); srcline against addr2line and the
 # source; bad input of every kind, each a clear error.
 
 cd "$(dirname "$0")/../.." || exit 1
@@ -84,7 +84,7 @@ mkdata d2 40 27 14
 want '' 'kprof: s1: the stacks add up to 28 ticks, not the 27 kernel ticks of d2\n'
 expect folded-sum-differs 1 -s sk s1 d2
 mkdata d3 40 28 13
-want '' 'kprof: d3 has 13 bins, kernel text has 14\n'
+want '' 'kprof: d3: truncated at byte 60 of 64 (kernel text has 14 bins)\n'
 expect folded-kpdata-bins 1 -s sk s1 d3
 # A kernel count stopped at 2^32-1 is less than the stacks' sum.
 printf '4294967295 c0100012\n4294967295 c0100032\n' >sat
@@ -196,6 +196,9 @@ bad1() {
 	want '' "$msg"
 	expect "$name" 1 -s sk "$@"
 }
+# A file cut short, here inside a pc, says so, not that the pc is bad.
+printf '5 c0100012\n3 c01' >b
+bad1 truncated "kprof: b: truncated at byte 16: the last line has no newline\n" b
 printf '5 c0100012\n3 c0100012 xyz\n' >b
 bad1 bad-pc "kprof: b:2: pc \`xyz' is not a hex number\n" b
 printf '5 c0100012\n5x c0100012\n' >b
@@ -241,7 +244,7 @@ want '' 'kprof: z: no ticks to draw\n'
 expect svg-no-ticks 1 -g sk z
 want ''
 expect folded-no-ticks 0 -s sk z
-want '' 'usage: kprof [-h hz] kernel kpdata\n       kprof -s|-g kernel kpstack [kpdata]\n       kprof -l [-h hz] kernel kpdata\n'
+want '' 'usage: kprof [-h hz] kernel kpdata\n       kprof -s|-g kernel kpstack [kpdata]\n       kprof -c [-x sym]... kernel exact sampled\n'
 expect usage-s-one-file 1 -s sk
 expect usage-s-four-files 1 -s sk b d1 d1
 expect usage-s-and-g 1 -s -g sk b
@@ -290,7 +293,10 @@ done
 timeout 60 "${hostbins[0]}" -g big big.kp >big.svg 2>big.err
 check many-stacks-svg [ $? = 0 ] && xmllint --noout big.svg
 
-# kprof -l: the source line of a bin, as addr2line says, with its text.
+# srcline: the source line of a bin, as addr2line says, with its text.
+cd "$top" || exit 1
+hostbuild srcline flame
+cd "$T" || exit 1
 lk=$(sym lock)
 ldata() {
 	python3 - "$kernel" "$@" <<'EOF'
@@ -312,19 +318,19 @@ file=${loc%%:*}
 line=${loc##*:}
 text=$(sed -n "${line}p" "$top/$file" | sed 's/^[ 	]*//')
 cd "$top" || exit 1
-"${hostbins[1]}" -l -h 100 o/kernel "$T/l1" >"$T/l1.out" 2>"$T/l1.err"
+"${hostbins[1]}" -h 100 o/kernel "$T/l1" >"$T/l1.out" 2>"$T/l1.err"
 st=$?
 cd "$T" || exit 1
 check lines-status [ $st = 0 -a ! -s l1.err ]
 check lines-header grep -qx 'ms	  %	sym	line' l1.out
 check lines-lock grep -qxF "300	 75.0	lock	$file:$line	$text" l1.out
 check lines-assembly grep -qxF '100	 25.0	alltraps	-	(no line table: assembly)' l1.out
-"${hostbins[1]}" -l -h 100 "$kernel" l1 >l2.out 2>l2.err
+"${hostbins[1]}" -h 100 "$kernel" l1 >l2.out 2>l2.err
 check lines-missing-source grep -qxF "300	 75.0	lock	$file:$line	(source missing)" l2.out
-check lines-missing-said grep -qxF "kprof: $file: No such file or directory; its lines are shown without their text" l2.err
+check lines-missing-said grep -qxF "srcline: $file: No such file or directory; its lines are shown without their text" l2.err
 mkdata dsk 10 10 14
-want '' 'kprof: sk: no DWARF line table (no DWARF information): build the kernel with -g\n'
-expect lines-no-dwarf 1 -l -h 100 sk dsk
+want '' 'srcline: sk: no DWARF line table (no DWARF information): build the kernel with -g\n'
+expect lines-no-dwarf 1 -h 100 sk dsk
 
 # Damaged DWARF gives lines, or none, or an error: never a crash.  A
 # tick in every bin looks every address up.
@@ -348,7 +354,7 @@ for i in range(60):
 EOF
 why=
 for f in dw*; do
-	"${hostbins[1]}" -l -h 100 "$f" every >/dev/null 2>got.err
+	"${hostbins[1]}" -h 100 "$f" every >/dev/null 2>got.err
 	st=$?
 	if [ "$st" -gt 1 ] || grep -q -e Sanitizer -e 'runtime error' got.err; then
 		why="$f: exit status $st: $(head -3 got.err | tr '\n' '|')"
@@ -364,9 +370,7 @@ if [ -z "$why" ]; then ok fuzz-dwarf; else bad fuzz-dwarf "$why"; fi
 "$top/tools/profile" -p 1 'runtest 1
 echo stop > /dev/kpctl
 kprof -s kernel /dev/kpstack /dev/kpdata
-echo guest-s $status
-kprof -l kernel /dev/kpdata
-echo guest-l $status' "$T/prof" >prof.out 2>&1
+echo guest-s $status' "$T/prof" >prof.out 2>&1
 st=$?
 check profile-status [ $st = 0 -a "$(tail -1 prof.out)" = "$T/prof" ]
 missing=
@@ -384,7 +388,5 @@ check profile-stacks-root [ "$(grep -c '^alltraps;trap;syscall;' prof/stacks.txt
 sed -n '/^runtest: /,/^guest-s /p' prof/console.txt | sed '1d;$d' >guest.s
 check guest-s-status grep -qx 'guest-s 0' prof/console.txt
 check guest-s-same-as-host cmp -s guest.s prof/stacks.txt
-check guest-l-refused grep -qx "kprof: -l: kernel: source lines need the DWARF library, which only the host's kprof has" prof/console.txt
-check guest-l-status grep -qx 'guest-l 1' prof/console.txt
 
 summary flame

@@ -15,7 +15,14 @@
 #	chain FN	ticks of the stacks whose leaf is in FN and whose next
 #			pcs are in the CALLERs, in order
 #	leaf FN		ticks of the stacks whose leaf is in FN
-import bisect, re, struct, subprocess, sys
+import bisect, os, re, struct, subprocess, sys
+
+# kpdata's and kpstack's forms, from the header that defines them for
+# the kernel and the formatters: each `KPNAME = value,' of its enum.
+K = {}
+hdr = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../kern/kprof.h')
+for name, val in re.findall(r'^\s*(KP[A-Z0-9]+)\s*=\s*([^,]+),', open(hdr).read(), re.M):
+	K[name] = eval(val, {}, dict(K))
 
 kernel, path = sys.argv[1], sys.argv[2]
 syms = []
@@ -35,12 +42,13 @@ def fn(pc):
 	return syms[i][1] if i >= 0 else '?'
 
 d = open(path, 'rb').read()
-n = 2 + (etext - text + 7) // 8
-c = struct.unpack('>%dI' % n, d[:4 * n])
-lines = d[4 * n:].decode('ascii', 'replace').splitlines()
+bin, cell = K['KPBINSIZE'], K['KPCELL']
+n = K['KPBIN'] + (etext - text + bin - 1) // bin
+c = struct.unpack('>%d%s' % (n, {4: 'I', 8: 'Q'}[cell]), d[:cell * n])
+lines = d[cell * n:].decode('ascii', 'replace').splitlines()
 stacks, bad = [], 0
 for l in lines:
-	if not re.fullmatch(r'[0-9]+( [0-9a-f]{8}){1,32}', l):
+	if not re.fullmatch(r'[0-9]+( [0-9a-f]{%d}){1,%d}' % (K['KPPCDIGITS'], K['KPMAXFRAMES']), l):
 		bad += 1
 		continue
 	f = l.split()
@@ -49,9 +57,10 @@ for l in lines:
 		bad += 1
 		continue
 	stacks.append((int(f[0]), pcs))
-print('ticks', c[0])
-print('kernel', c[1])
-print('binsum', sum(c[2:]))
+bins = c[K['KPBIN']:]
+print('ticks', c[K['KPTOTAL']])
+print('kernel', c[K['KPKERNEL']])
+print('binsum', sum(bins))
 print('stacksum', sum(s for s, _ in stacks))
 print('lines', len(lines))
 print('depth', max((len(p) for _, p in stacks), default=0))
@@ -61,6 +70,6 @@ print('repeats', len(stacks) - len(set(tuple(p) for _, p in stacks)))
 for a in sys.argv[3:]:
 	name, _, callers = a.partition(':')
 	chain = [name] + [x for x in callers.split(',') if x]
-	print('bins', name, sum(v for i, v in enumerate(c[2:]) if fn(text + 8 * i) == name))
+	print('bins', name, sum(v for i, v in enumerate(bins) if fn(text + bin * i) == name))
 	print('leaf', name, sum(s for s, p in stacks if fn(p[0]) == name))
 	print('chain', name, sum(s for s, p in stacks if [fn(x) for x in p[:len(chain)]] == chain))

@@ -24,12 +24,19 @@ rows=$(grep -cE '^[0-9]+	 *[0-9]+\.[0-9]	[A-Za-z_]' <<<"$out")
 check example-many-functions [ "$rows" -ge 5 ]
 has example-syscall-path '	(syscall|trap|sysread|syswrite|pfork|kexec)$'
 
-# kpdata through /dev/eia1 to the host: the host reads what the guest read.
-guest -o "$T/kpdata" -c 'echo startclr > /dev/kpctl; runtest 1; echo stop > /dev/kpctl
-cat /dev/kpdata > /dev/eia1; kprof kernel /dev/kpdata'
+# kpdata through /dev/eia1 to the host: the host reads what the guest
+# read.  A second run's profile, held against the first's with -c, is
+# the same in the guest's kprof and the host's.
+guest -o "$T/eia1" -c 'echo startclr > /dev/kpctl; runtest 1; echo stop > /dev/kpctl
+cp /dev/kpdata /tmp/first
+echo startclr > /dev/kpctl; runtest 1; echo stop > /dev/kpctl
+cat /dev/kpdata /tmp/first > /dev/eia1; kprof kernel /dev/kpdata
+kprof -c kernel /tmp/first /dev/kpdata'
 textsize=$((16#$(readelf -SW o/kernel | sed -nE 's/.* \.text +PROGBITS +[0-9a-f]+ [0-9a-f]+ ([0-9a-f]+) .*/\1/p')))
 want=$((4 * (2 + (textsize + 7) / 8)))
-check eia1-length [ "$(stat -c %s "$T/kpdata")" = "$want" ]
+check eia1-length [ "$(stat -c %s "$T/eia1")" = "$((2 * want))" ]
+head -c "$want" "$T/eia1" >"$T/kpdata"
+tail -c "$want" "$T/eia1" >"$T/first"
 python3 - "$T/kpdata" <<'PY' && ok eia1-big-endian-invariants || bad eia1-big-endian-invariants "cells do not add up as big-endian"
 import struct, sys
 d = open(sys.argv[1], 'rb').read()
@@ -37,8 +44,13 @@ c = struct.unpack('>%dI' % (len(d) // 4), d)
 sys.exit(not (c[0] > 0 and sum(c[2:]) == c[1] <= c[0]))
 PY
 o/host/kprof -h 100 o/kernel "$T/kpdata" >"$T/hostkprof"
-sed -n '/^total:/,$p' <<<"$out" >"$T/guestkprof"
+sed -n '/^total:/,/^exact:/p' <<<"$out" | sed '$d' >"$T/guestkprof"
 check eia1-same-profile diff -q "$T/hostkprof" "$T/guestkprof"
+o/host/kprof -c o/kernel "$T/first" "$T/kpdata" | sed -n '/^sampled\t/,$p' >"$T/hostcmp"
+sed -n '/^sampled\t/,$p' <<<"$out" >"$T/guestcmp"
+check compare-guest-as-host diff -q "$T/hostcmp" "$T/guestcmp"
+has compare-distance '^total variation: [0-9]+\.[0-9][0-9] points$'
+has compare-sampling '^sampling alone: median [0-9]+\.[0-9][0-9], 95th percentile [0-9]+\.[0-9][0-9] points \(1000 simulated profiles of [0-9]+ ticks drawn from the exact shares\)$'
 
 guest -a 'hz=1000' -c 'echo startclr > /dev/kpctl; sleep 1; echo stop > /dev/kpctl; cat /dev/kpctl; kprof kernel /dev/kpdata'
 has hz-from-kpctl '^KTZERO c0100000	HZ 1000$'

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 #
-# Host unit tests for kprof (user/kprof.c, with user/lib/elfsym.c).
+# Host unit tests for kprof (user/kprof.c, with user/lib/elfsym.c,
+# kpdata.c and kpcmp.c).
 # Builds o/host/kprof and a second copy with the address and
 # undefined-behaviour sanitizers, makes small i386 kernels whose functions
 # sit at known addresses and kpdata files with known counts, and checks
@@ -113,19 +114,20 @@ ms\t  %%\tsym
 expect attribution 0 -h 1000 k1 d1
 expect hz-joined 0 -h1000 k1 d1
 
-# With no -h and no kpctl, HZ is 100 (if this host has no /dev/kpctl).
+# With no -h and no kpctl (if this host has no /dev/kpctl), HZ is not
+# guessed: the rows are in ticks, and the header says so.
 if [ ! -e /dev/kpctl ]; then
 	want 'total: 2000\tin kernel text: 1000\toutside kernel text: 1000
-KTZERO c0100000\tHZ 100
-ms\t  %%\tsym
-4700\t 47.0\tidle
-3000\t 30.0\tf
-1000\t 10.0\tg
-600\t  6.0\tstart
-400\t  4.0\tlbl
-300\t  3.0\th
+KTZERO c0100000\tHZ unknown (no -h, no kpctl): ticks, not ms
+ticks\t  %%\tsym
+470\t 47.0\tidle
+300\t 30.0\tf
+100\t 10.0\tg
+60\t  6.0\tstart
+40\t  4.0\tlbl
+30\t  3.0\th
 '
-	expect default-hz 0 k1 d1
+	expect no-hz-ticks 0 k1 d1
 fi
 
 # HZ from the kpctl status file beside the data.
@@ -144,18 +146,33 @@ ms\t  %%\tsym
 '
 expect kpctl-hz 0 k1 dev/kpdata
 
-# -h wins over kpctl.
+# kpctl is checked against kprof's own: -h, the bin size, the text.
+want '' 'kprof: -h 1000, but dev/kpctl says hz 250\n'
+expect h-not-kpctl 1 -h 1000 k1 dev/kpdata
 want 'total: 2000\tin kernel text: 1000\toutside kernel text: 1000
-KTZERO c0100000\tHZ 1000
+KTZERO c0100000\tHZ 250
 ms\t  %%\tsym
-470\t 47.0\tidle
-300\t 30.0\tf
-100\t 10.0\tg
-60\t  6.0\tstart
-40\t  4.0\tlbl
-30\t  3.0\th
+1880\t 47.0\tidle
+1200\t 30.0\tf
+400\t 10.0\tg
+240\t  6.0\tstart
+160\t  4.0\tlbl
+120\t  3.0\th
 '
-expect h-over-kpctl 0 -h 1000 k1 dev/kpdata
+expect h-as-kpctl 0 -h 250 k1 dev/kpdata
+mkdir -p bin16 text etext
+cp d1 bin16/kpdata
+cp d1 text/kpdata
+cp d1 etext/kpdata
+echo 'off hz 250 bin 16 text 0xc0100000 etext 0xc0100094' >bin16/kpctl
+echo 'off hz 250 bin 8 text 0xc0200000 etext 0xc0200094' >text/kpctl
+echo 'off hz 250 bin 8 text 0xc0100000 etext 0xc0100098 cpus 2 cut 0' >etext/kpctl
+want '' 'kprof: bin16/kpctl: bins of 16 bytes, but kprof'"'"'s are 8\n'
+expect kpctl-bin 1 k1 bin16/kpdata
+want '' 'kprof: text/kpctl: kernel text at 0xc0200000, but k1'"'"'s is at 0xc0100000: another kernel\n'
+expect kpctl-text 1 k1 text/kpdata
+want '' 'kprof: etext/kpctl: kernel text ends at 0xc0100098, but k1'"'"'s at 0xc0100094: another kernel\n'
+expect kpctl-etext 1 k1 etext/kpdata
 
 # Equal counts sort by name; percentages round to the nearest tenth.
 mkdata d2 3 3 19 14:1 2:1 10:1
@@ -240,31 +257,102 @@ want '' 'kprof: nosuch: No such file or directory\n'
 expect missing-kernel 1 -h 100 nosuch d1
 
 # Bad data.
-want '' 'kprof: empty: too short (0 bytes)\n'
+want '' 'kprof: empty: truncated at byte 0 of 84 (kernel text has 19 bins)\n'
 expect empty-kpdata 1 -h 100 k1 empty
 printf '\0\0\0\1' >four
-want '' 'kprof: four: too short (4 bytes)\n'
+want '' 'kprof: four: truncated at byte 4 of 84 (kernel text has 19 bins)\n'
 expect four-byte-kpdata 1 -h 100 k1 four
 head -c 10 d1 >ten
-want '' 'kprof: ten: length 10 is not a multiple of 4\n'
+want '' 'kprof: ten: truncated at byte 10 of 84 (kernel text has 19 bins)\n'
 expect odd-length-kpdata 1 -h 100 k1 ten
 mkdata d18 0 0 18
-want '' 'kprof: d18 has 18 bins, kernel text has 19\n'
+want '' 'kprof: d18: truncated at byte 80 of 84 (kernel text has 19 bins)\n'
 expect wrong-bin-count 1 -h 100 k1 d18
+mkdata d20 0 0 20
+want '' 'kprof: d20: 88 bytes, more than the 84 of kernel text'"'"'s 19 bins\n'
+expect too-many-bins 1 -h 100 k1 d20
 want '' 'kprof: nosuch: No such file or directory\n'
 expect missing-kpdata 1 -h 100 k1 nosuch
 
 # Usage.
-want '' 'usage: kprof [-h hz] kernel kpdata\n       kprof -s|-g kernel kpstack [kpdata]\n       kprof -l [-h hz] kernel kpdata\n'
+want '' 'usage: kprof [-h hz] kernel kpdata\n       kprof -s|-g kernel kpstack [kpdata]\n       kprof -c [-x sym]... kernel exact sampled\n'
 expect no-arguments 1
 expect one-argument 1 k1
 expect three-arguments 1 k1 d1 d1
 expect bad-flag 1 -x k1 d1
 expect h-without-value 1 -h
+expect x-without-c 1 -x idle k1 d1
+expect c-two-files 1 -c k1 d1
+expect c-with-h 1 -c -h 100 k1 d1 d1
 want '' 'kprof: bad hz: 0\n'
 expect zero-hz 1 -h 0 k1 d1
 want '' 'kprof: bad hz: 10x\n'
 expect bad-hz 1 -h 10x k1 d1
+
+# -c: a sampled profile against an exact count.  Two functions, half
+# each exactly, and 100 ticks that gave f 55: 5 points off, one standard
+# error (sqrt(.5*.5/100) = 5 points).  For 100 ticks the distance is
+# |X-50| points, X binomial(100, 1/2): its median is 3 (P(|X-50| <= 3)
+# = 0.516) and its 95th percentile 10 (P(<= 9) = 0.943, P(<= 10) = 0.965).
+mkdata ex1 10000 10000 19 2:5000 10:5000
+mkdata sa1 100 100 19 2:55 10:45
+want 'exact: 10000 in kernel text (ex1)
+sampled: 100 ticks in kernel text (sa1)
+sampled\texact\tdiff\tSEs\tsym
+ 55.00\t 50.00\t +5.00\t  +1.0\tf
+ 45.00\t 50.00\t -5.00\t  -1.0\tg
+total variation: 5.00 points
+sampling alone: median 3.00, 95th percentile 10.00 points (1000 simulated profiles of 100 ticks drawn from the exact shares)
+'
+expect compare 0 -c k1 ex1 sa1
+
+# Functions left out on both sides (idle: a halted processor runs no
+# instructions but takes ticks); a function with ticks and no exact
+# count has no standard error; one with counts and no ticks is a row.
+mkdata ex2 30000 30000 19 2:6000 10:3000 14:500 15:500 17:10000 18:10000
+mkdata sa2 120 120 19 0:2 2:58 10:30 16:10 17:20
+want 'exact: 10000 in kernel text (ex2)
+sampled: 100 ticks in kernel text (sa2)
+left out: idle
+sampled\texact\tdiff\tSEs\tsym
+ 58.00\t 60.00\t -2.00\t  -0.4\tf
+ 30.00\t 30.00\t  0.00\t   0.0\tg
+ 10.00\t  5.00\t +5.00\t  +2.3\tlbl
+  0.00\t  5.00\t -5.00\t  -2.3\th
+  2.00\t  0.00\t +2.00\t     -\tstart
+total variation: 7.00 points
+sampling alone: median 5.00, 95th percentile 11.00 points (1000 simulated profiles of 100 ticks drawn from the exact shares)
+'
+expect compare-left-out 0 -c -x idle k1 ex2 sa2
+
+# 30,000 ticks: the simulation's figures are the normal law's, 0.674
+# and 1.960 standard errors of 0.289 points (0.195 and 0.566), within
+# what 1000 draws can tell (0.03 points at the 95th percentile).
+mkdata ex3 40000 40000 19 2:20000 10:20000
+mkdata sa3 30000 30000 19 2:15000 10:15000
+if "${hostbins[1]}" -c k1 ex3 sa3 >got.out 2>got.err &&
+   python3 - got.out <<'EOF'
+import re, sys
+m = re.search(r'median ([0-9.]+), 95th percentile ([0-9.]+) points \(1000 simulated profiles of 30000 ticks', open(sys.argv[1]).read())
+sys.exit(not (m and abs(float(m.group(1)) - 0.195) <= 0.02 and abs(float(m.group(2)) - 0.566) <= 0.06))
+EOF
+then
+	ok compare-30000-ticks
+else
+	bad compare-30000-ticks "$(tail -1 got.out) $(cat got.err)"
+fi
+
+mkdata ex4 0xffffffff 0xffffffff 19 2:0xffffffff
+want '' 'kprof: ex4: the count of bin 2 (c0100010) has stopped at 2^32-1\n'
+expect compare-saturated 1 -c k1 ex4 sa1
+want '' 'kprof: d5: no counts in kernel text\n'
+expect compare-no-exact 1 -c k1 d5 sa1
+want '' 'kprof: ex1: no counts in kernel text outside the functions left out\n'
+expect compare-nothing-left 1 -c -x f -x g k1 ex1 sa1
+want '' 'kprof: -x nosuch: k1 has no such function\n'
+expect compare-no-such-function 1 -c -x nosuch k1 ex1 sa1
+want '' 'kprof: d18: truncated at byte 80 of 84 (kernel text has 19 bins)\n'
+expect compare-wrong-bin-count 1 -c k1 ex1 d18
 
 # Random damage to the kernel must give a profile or an error, never a
 # crash or a sanitizer report.

@@ -152,6 +152,24 @@ for p in pwd head tail wc grep sort mv touch man; do
 	has "man-$p" "^${p^^}\\(1\\) +${p^^}\\(1\\)$"
 done
 
+# A manual page for every program in /bin: the guest lists /bin, which
+# must be what the boot archive holds, and man prints a page for each
+# (a page of its own, or one that names it, as tests(8) does).
+progs=$(ls o/root/bin)
+cmds="echo ls; ls /bin; echo endls"
+for p in $progs; do
+	cmds="$cmds
+echo == $p; man $p | head -n 1"
+done
+guest -c "$cmds"
+check man-bin-listed [ "$(between ls endls)" = "$(tr '\n' '|' <<<"$progs")" ]
+missing=
+for p in $progs; do
+	grep -A1 -x "== $p" <<<"$out" | tail -1 | grep -qE '^[A-Z][A-Z0-9_.]*\([1-9]\) +[A-Z][A-Z0-9_.]*\([1-9]\)$' || missing="$missing $p"
+done
+check man-every-program [ -z "$missing" ] || echo "# no page for:$missing"
+hasnt man-every-program-found 'no manual page'
+
 # ls sorts, and heads each directory's list when given several names.
 # A writer whose reader has gone dies quietly (status 255): no message.
 guest -c 'ls -l /tmp /bin/ls; mkdir /tmp/d; ls -l /tmp

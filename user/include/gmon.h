@@ -38,6 +38,20 @@ enum {
 
 #define GMON_MAXCOUNT	0xffffffffu	/* where an arc's count stops */
 
+typedef struct Gmon Gmon;
+
+/* A gmon.out read by gmonread.c: its histogram record, decoded. */
+struct Gmon {
+	uint32_t	lowpc;		/* the address the first counter starts at */
+	uint32_t	highpc;		/* the end of the last counter's range */
+	uint32_t	n;		/* counters */
+	uint32_t	hz;		/* clock ticks a second */
+	const uint8_t	*count;		/* n 16-bit little-endian counts, in buf; NULL until read */
+	uint64_t	total;		/* the counters' sum: ticks */
+	uint64_t	lost;		/* calls along arcs that mcount had no room for */
+	uint8_t	*buf;		/* the file */
+};
+
 /* gmon.c: the profile, gcrt0's calls. */
 void	monstartup(uintptr_t lowpc, uintptr_t highpc);
 void	moncontrol(int on);
@@ -50,5 +64,10 @@ void	mcountctl(int on);
 uint32_t	mcountarcs(void);
 void	mcountarc(uint32_t i, uint32_t *frompc, uint32_t *selfpc, uint32_t *count);
 uint32_t	mcountlost(void);
+
+/* gmonread.c: a gmon.out read, for prof, its ticks and calls credited to the program's functions. */
+struct Symtab;
+void	gmonload(Gmon *g, struct Symtab *t, const char *path);
+void	gmonfree(Gmon *g);
 
 #endif

@@ -1,9 +1,7 @@
 /*
  * Kernel call stacks for kprof -s and -g: kpstack's lines read and
  * named by the kernel's symbols (user/lib/kpstack.c), and drawn as a
- * flame graph (user/lib/flame.c).  kprof -l's source lines, on the
- * host only, are in tools/srcline.c, which prints the same totals
- * first as the flat profile (user/kprof.c).
+ * flame graph (user/lib/flame.c).
  *
  * The same source builds for the guest and for the host, so this header
  * uses only standard names.
@@ -12,10 +10,7 @@
 #define KPSTACK_H
 #include <stdint.h>
 #include "elfsym.h"
-
-enum {
-	MAXFRAMES	= 32,	/* frames in a kpstack line, as the kernel walks them */
-};
+#include "kern/kprof.h"
 
 typedef struct Path Path;
 typedef struct Stacks Stacks;
@@ -24,7 +19,7 @@ typedef struct Stacks Stacks;
 struct Path {
 	uint64_t	count;		/* ticks */
 	uint32_t	*f;		/* its frames, in Stacks.frame */
-	int	n;		/* how many, 1 to MAXFRAMES */
+	int	n;		/* how many, 1 to KPMAXFRAMES */
 };
 
 /*
@@ -45,10 +40,9 @@ struct Stacks {
 };
 
 void	stackload(Stacks *s, Symtab *k, const char *path);
+void	stackcheck(Stacks *s, const char *path, const uint32_t *cell, const char *kpdata);
 void	stackprint(Stacks *s);
 void	stackfree(Stacks *s);
 void	flamegraph(Stacks *s);
-void	totals(Symtab *k, const uint32_t *cell, unsigned long hz);
-void	srclines(Symtab *k, const char *kernel, const uint32_t *cell, uint64_t nbins, unsigned long hz);
 
 #endif

@@ -487,11 +487,11 @@ symcredit(Symtab *t, uint32_t addr, uint64_t ticks)
 
 /*
  * Print the column headings, then a row for each symbol with ticks,
- * most first: milliseconds at hz ticks a second, the percentage of
- * total to one decimal, and the name.  With t->withcalls (prof, for a
- * program that recorded its call graph) a calls column comes before
- * the name, blank for a function with no calls recorded, and a symbol
- * with calls but no ticks has a row too.  Reorders t's symbols, so it
+ * most first: milliseconds at hz ticks a second (ticks if hz is 0, not
+ * known), the percentage of total to one decimal, and the name.  With
+ * t->withcalls (prof, for a program that recorded its call graph) a
+ * calls column comes before the name, blank for a function with no
+ * calls recorded, and a symbol with calls but no ticks has a row too.  Reorders t's symbols, so it
  * is the last thing done with them.
  */
 void
@@ -501,7 +501,7 @@ symprint(Symtab *t, uint64_t total, unsigned long hz)
 	uint64_t tenths;
 	int i, n;
 
-	printf(t->withcalls ? "ms\t  %%\tcalls\tsym\n" : "ms\t  %%\tsym\n");
+	printf(t->withcalls ? "%s\t  %%\tcalls\tsym\n" : "%s\t  %%\tsym\n", hz == 0 ? "ticks" : "ms");
 	s = t->sym;
 	n = 0;
 	for(i = 0; i < t->nsym; i++)
@@ -512,7 +512,7 @@ symprint(Symtab *t, uint64_t total, unsigned long hz)
 	for(i = 0; i < n; i++){
 		tenths = total == 0 ? 0 : (s[i].ticks*1000 + total/2) / total;
 		printf("%llu\t%3llu.%llu\t",
-			(unsigned long long)(s[i].ticks*1000 / hz),
+			(unsigned long long)(hz == 0 ? s[i].ticks : s[i].ticks*1000 / hz),
 			(unsigned long long)(tenths / 10),
 			(unsigned long long)(tenths % 10));
 		if(t->withcalls && s[i].calls != 0)

@@ -155,7 +155,7 @@ box(Stacks *s, const char *name, int depth, uint64_t start, uint64_t ticks)
 void
 flamegraph(Stacks *s)
 {
-	Open open[MAXFRAMES];
+	Open open[KPMAXFRAMES];
 	Path *p;
 	uint64_t x;
 	int i, d, n, height;

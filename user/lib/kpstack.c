@@ -4,16 +4,18 @@
  * first, merging those whose names are the same.
  *
  * A line of kpstack is `count pc0 pc1 ... pcK': a decimal count of
- * ticks, then 1 to MAXFRAMES pcs in hex, leaf first.  pc0 is where the
+ * ticks, then 1 to KPMAXFRAMES pcs in hex, leaf first.  pc0 is where the
  * tick found the CPU; the others are return addresses, so each is named
  * by the byte before it, the call, which may be the last instruction
  * of its function.  A pc is credited as the flat profile credits it (to
  * the function whose text holds it, padding to the function before);
  * a pc before the first symbol is named by its address in hex.
  *
- * Anything else in the file is an error, reported with its line.  The
- * time taken is linear in the file, and n log n in its lines for the
- * sorts; a name is compared with the others once, not once a frame.
+ * Every line ends with a newline: a file that does not was cut short,
+ * and says where.  Anything else in the file is an error, reported
+ * with its line.  The time taken is linear in the file, and n log n in
+ * its lines for the sorts; a name is compared with the others once,
+ * not once a frame.
  */
 #include <stdarg.h>
 #include <errno.h>
@@ -143,13 +145,13 @@ parse(Stacks *s, Symtab *k, const char *path, const char *p, const char *end)
 			if(p == end || *p == '\n')
 				break;
 			e = wordend(p, end);
-			if(n == MAXFRAMES)
-				bad(path, line, "more than %d frames", MAXFRAMES);
+			if(n == KPMAXFRAMES)
+				bad(path, line, "more than %d frames", KPMAXFRAMES);
 			q = p;
 			if(e - q > 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
 				q += 2;
-			if(e - q > 8)
-				bad(path, line, "pc `%s' is longer than 8 hex digits", quote(p, e));
+			if(e - q > KPPCDIGITS)
+				bad(path, line, "pc `%s' is longer than %d hex digits", quote(p, e), KPPCDIGITS);
 			for(pc = 0; q < e && (d = hexdigit(*q)) >= 0; q++)
 				pc = pc<<4 | d;
 			if(q != e)
@@ -370,10 +372,24 @@ stackload(Stacks *s, Symtab *k, const char *path)
 	buf = (char*)readfile(path, 0, &len);
 	if(buf == NULL)
 		fatal("%s: %s", path, strerror(errno));
+	if(len > 0 && buf[len-1] != '\n')
+		fatal("%s: truncated at byte %lu: the last line has no newline", path, (unsigned long)len);
 	parse(s, k, path, buf, buf + len);
 	free(buf);
 	name(s, k);
 	merge(s);
+}
+
+/*
+ * Check that the stacks s, from path, add up to the kernel ticks of
+ * the kpdata cells from kpdata (a count stopped at 2^32-1 may be less).
+ */
+void
+stackcheck(Stacks *s, const char *path, const uint32_t *cell, const char *kpdata)
+{
+	if(s->total != cell[KPKERNEL] && !(cell[KPKERNEL] == 0xFFFFFFFF && s->total > cell[KPKERNEL]))
+		fatal("%s: the stacks add up to %llu ticks, not the %u kernel ticks of %s",
+			path, (unsigned long long)s->total, (unsigned)cell[KPKERNEL], kpdata);
 }
 
 /* Print a name as one word of folded output: no `;', blank or control byte. */

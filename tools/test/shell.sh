@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Guest tests of the promises of sh(1) not tested elsewhere: a syntax
+# error anywhere in a line runs none of it; wait and wait PID, and $!;
+# at the console, an over-long line is refused whole, ^P shows the
+# prompt and the line again (and cooked mode's line), and ^C ends a
+# wait by killing the job it waits for.
+cd "$(dirname "$0")/../.." || exit 1
+. tools/test/lib.bash
+
+# between A B: the lines of $out after the line A and before the line B.
+between() {
+	sed -n "/^$1\$/,/^$2\$/p" <<<"$out" | sed '1d;$d' | tr '\n' '|'
+}
+
+guest -d -c 'echo hi &&& echo x; echo not run
+echo s1 $status
+echo a; echo b |; echo not run
+echo b; echo "unmatched; echo not run
+echo a && ; echo not run
+echo s3
+spin 1 > /tmp/o1 &
+echo bg $!; wait; echo w1 $status; cat /tmp/o1
+sh -c "sleep 1; exit 3" &
+wait $!; echo w2 $status
+wait 9999; echo w3 $status; wait x; echo w3b $status; wait 1 2; echo w4 $status
+sh -c "exit 4" &
+sleep 1; wait $!; echo w5 $status; wait $!; echo w5b $status
+spin 1 | cat > /tmp/o2 &
+wait; echo w6 $status; cat /tmp/o2; wait; echo w7 $status'
+has syntax-status '^s1 1$'
+check syntax-only-errors [ "$(between 's1 1' s3)" = 'sh: syntax error|sh: unmatched "|sh: syntax error|' ]
+check syntax-errors [ "$(grep -c '^sh: syntax error$' <<<"$out")" = 3 ]
+has syntax-unmatched '^sh: unmatched "$'
+hasnt syntax-nothing-runs '^(hi|a|b|x|not run)$'
+has bg-pid '^bg [0-9]+$'
+has wait-waited '^w1 0$'
+check wait-all-output [ "$(sed -n '/^w1 0$/{n;p}' <<<"$out" | grep -cE '^spin [0-9]+: ticks')" = 1 ]
+has wait-pid-status '^w2 3$'
+has wait-no-such '^sh: wait: 9999: no such background process$'
+has wait-no-such-status '^w3 1$'
+has wait-bad-pid '^w3b 1$'
+has wait-usage '^usage: wait \[pid\]$'
+has wait-usage-status '^w4 1$'
+has wait-pid-reaped-before '^w5 4$'
+has wait-pid-once '^w5b 1$'
+has wait-pipeline '^w6 0$'
+check wait-pipeline-output [ "$(sed -n '/^w6 0$/{n;p}' <<<"$out" | grep -cE '^spin [0-9]+: ticks')" = 1 ]
+has wait-none '^w7 0$'
+
+# typeat ARGS...: boot with run-qemu.sh -k ARGS and type the steps on
+# the standard input; the console is left in $out.
+typeat() {
+	local name=$1
+	shift
+	python3 tools/test/typeat.py "$@" >"$T/console" 2>"$T/err"
+	st=$?
+	out=$(tr -d '\0' <"$T/console")
+	check "$name-ran" [ "$st" = 0 ]
+	[ "$st" = 0 ] || sed 's/^/	| /' "$T/err" | tail -3
+}
+
+long=$(printf 'b%.0s' $(seq 1100))
+fits=$(printf 'a%.0s' $(seq 1000))
+typeat console -d <<EOF
+wait ^\\$ 
+type echo $long | wc -c; echo ran\\r
+wait ^\\$ 
+type echo st \$status\\r
+wait ^st
+wait ^\\$ 
+type echo $fits | wc -c\\r
+wait ^ +[0-9]+\\n
+wait ^\\$ 
+type echo abc\\x10
+wait \\^P at tick
+wait ^\\$ echo abc
+type d\\r
+wait ^abcd\\n
+wait ^\\$ 
+type cat > /tmp/typed\\r
+pause 1
+type xyz\\x10
+wait \\^P at tick
+type \\r\\x04
+wait ^\\$ 
+type echo ==; cat /tmp/typed; echo ==\\r
+wait ^==\\n
+wait ^==\\n
+wait ^\\$ 
+type spin 100 > /dev/null &\\r
+wait ^\\$ 
+type wait; echo after wait\\r
+pause 1
+type \\x03
+wait ^\\$ 
+type ps; echo ps done\\r
+wait ^ps done\\n
+type halt\\r
+EOF
+has long-refused '^sh: line too long$'
+hasnt long-not-run '^ran$'
+has long-status '^st 1$'
+has long-fits '^ +1001$'
+check long-only-fits-ran [ "$(grep -cE '^ +[0-9]+$' <<<"$out")" = 1 ]
+has ctlp-raw-redraw '^\$ echo abcd$'
+has ctlp-raw-list-first '^\$ echo abc\^P at tick [0-9]+$'
+has ctlp-raw-ran '^abcd$'
+has ctlp-cooked-list-first '^xyz\^P at tick [0-9]+$'
+check ctlp-cooked-redraw [ "$(grep -c '^xyz$' <<<"$out")" = 2 ]
+check ctlp-cooked-data [ "$(between == ==)" = "xyz|" ]
+hasnt wait-ctlc-ends-line '^after wait$'
+hasnt wait-ctlc-kills-job ' spin$'
+has wait-ctlc-shell-back '^ps done$'
+
+summary shell

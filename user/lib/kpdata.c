@@ -1,0 +1,224 @@
+/*
+ * kpdata, the kernel profile's counts (kprof(3), kern/kprof.h): read
+ * and checked, its clock rate found in kpctl, and printed as the flat
+ * profile.  Shared by kprof, its comparison with an exact count, and
+ * the host's tools.
+ *
+ * The same source builds for the guest and for the host, so it uses
+ * only standard names and no floating point.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include "kpdata.h"
+
+_Static_assert(KPCELL == sizeof(uint32_t), "a kpdata cell is a uint32_t");
+
+/* A cell: KPCELL bytes, most significant first. */
+static uint32_t
+be32(const uint8_t *p)
+{
+	return (uint32_t)p[0]<<24 | (uint32_t)p[1]<<16 | (uint32_t)p[2]<<8 | p[3];
+}
+
+/* The number of bins in the kernel text of k. */
+uint64_t
+kpnbins(Symtab *k)
+{
+	return ((uint64_t)k->textsize + KPBINSIZE-1) / KPBINSIZE;
+}
+
+/*
+ * Read the profile at path, for a kernel text of nbins bins, into an
+ * array of counts, and check that it has a cell for each bin (a file
+ * cut short says where) and that they add up: the kernel ticks are
+ * some of all the ticks, and the bins share out the kernel ticks (a
+ * count stops at 2^32-1 rather than wrap, so the bins may add up to
+ * more than a kernel count that has stopped).  Exits with a message
+ * if they do not.
+ */
+uint32_t*
+kpread(const char *path, uint64_t nbins)
+{
+	uint8_t *buf;
+	uint32_t *cell;
+	uint64_t sum, want;
+	size_t len, i;
+
+	want = KPCELL*(nbins + KPBIN);
+	buf = readfile(path, want, &len);
+	if(buf == NULL)
+		fatal("%s: %s", path, strerror(errno));
+	if(len < want)
+		fatal("%s: truncated at byte %lu of %llu (kernel text has %llu bins)", path,
+			(unsigned long)len, (unsigned long long)want, (unsigned long long)nbins);
+	if(len > want)
+		fatal("%s: %lu bytes, more than the %llu of kernel text's %llu bins", path,
+			(unsigned long)len, (unsigned long long)want, (unsigned long long)nbins);
+	cell = malloc(len/KPCELL * sizeof cell[0]);
+	if(cell == NULL)
+		fatal("out of memory");
+	for(i = 0; i < len/KPCELL; i++)
+		cell[i] = be32(buf + KPCELL*i);
+	free(buf);
+	if(cell[KPKERNEL] > cell[KPTOTAL])
+		fatal("%s: more kernel ticks (%u) than ticks (%u)", path,
+			(unsigned)cell[KPKERNEL], (unsigned)cell[KPTOTAL]);
+	sum = 0;
+	for(i = KPBIN; i < len/KPCELL; i++)
+		sum += cell[i];
+	if(sum != cell[KPKERNEL] && !(cell[KPKERNEL] == 0xFFFFFFFF && sum > cell[KPKERNEL]))
+		fatal("%s: the bins add up to %llu ticks, not the %u kernel ticks", path,
+			(unsigned long long)sum, (unsigned)cell[KPKERNEL]);
+	return cell;
+}
+
+/* A clock rate: a decimal number from 1 to 1000000, else 0. */
+unsigned long
+kpparsehz(const char *s)
+{
+	unsigned long hz;
+	char *end;
+
+	if(*s < '0' || *s > '9')
+		return 0;
+	hz = strtoul(s, &end, 10);
+	if(*end != '\0' || hz > 1000000)
+		return 0;
+	return hz;
+}
+
+static int
+blank(int c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* The next blank-separated word at *p, NUL-terminated, or NULL at the end. */
+static char*
+word(char **p)
+{
+	char *s, *w;
+
+	for(s = *p; blank(*s); s++)
+		;
+	if(*s == '\0')
+		return NULL;
+	w = s;
+	while(*s != '\0' && !blank(*s))
+		s++;
+	if(*s != '\0')
+		*s++ = '\0';
+	*p = s;
+	return w;
+}
+
+/*
+ * The kpctl status file of the kernel that made the data at datapath:
+ * the kpctl beside it, else /dev/kpctl.  Its first line is a state,
+ * then pairs of key and value, such as
+ *	off hz 100 bin 8 text 0xc0100000 etext 0xc0112340 cpus 2 cut 0
+ * Returns the line in a buffer to free, its path in *path, or NULL.
+ */
+static char*
+kpctlline(const char *datapath, char **path)
+{
+	const char *slash;
+	char *ctl, *buf, *nl;
+	size_t dirlen, len;
+
+	slash = strrchr(datapath, '/');
+	dirlen = slash != NULL ? (size_t)(slash - datapath) + 1 : 0;
+	ctl = malloc(dirlen + sizeof "/dev/kpctl");
+	if(ctl == NULL)
+		fatal("out of memory");
+	memcpy(ctl, datapath, dirlen);
+	strcpy(ctl + dirlen, "kpctl");
+	buf = (char*)readfile(ctl, 0, &len);
+	if(buf == NULL){
+		strcpy(ctl, "/dev/kpctl");
+		buf = (char*)readfile(ctl, 0, &len);
+	}
+	if(buf == NULL){
+		free(ctl);
+		return NULL;
+	}
+	if((nl = strchr(buf, '\n')) != NULL)
+		*nl = '\0';
+	*path = ctl;
+	return buf;
+}
+
+/*
+ * The clock rate of the profile at datapath, of the kernel k: hz if
+ * it is not 0 (kprof's -h), else what kpctl says, else 0, not known.
+ * What kpctl says is checked against kprof's own: the bin size of
+ * kern/kprof.h, the kernel's text, and hz.  Exits with a message if
+ * they differ.
+ */
+unsigned long
+kpclock(Symtab *k, const char *datapath, unsigned long hz)
+{
+	char *buf, *path, *p, *key, *val;
+	unsigned long v, khz;
+	uint32_t end;
+
+	buf = kpctlline(datapath, &path);
+	if(buf == NULL)
+		return hz;
+	khz = 0;
+	end = k->textbase + k->textsize;
+	p = buf;
+	if(word(&p) != NULL){
+		while((key = word(&p)) != NULL && (val = word(&p)) != NULL){
+			v = strtoul(val, NULL, 0);
+			if(strcmp(key, "hz") == 0)
+				khz = kpparsehz(val);
+			else if(strcmp(key, "bin") == 0 && v != KPBINSIZE)
+				fatal("%s: bins of %s bytes, but kprof's are %d", path, val, KPBINSIZE);
+			else if(strcmp(key, "text") == 0 && v != k->textbase)
+				fatal("%s: kernel text at %s, but %s's is at %#x: another kernel",
+					path, val, k->path, (unsigned)k->textbase);
+			else if(strcmp(key, "etext") == 0 && v != end)
+				fatal("%s: kernel text ends at %s, but %s's at %#x: another kernel",
+					path, val, k->path, (unsigned)end);
+		}
+	}
+	if(hz != 0 && khz != 0 && hz != khz)
+		fatal("-h %lu, but %s says hz %lu", hz, path, khz);
+	free(buf);
+	free(path);
+	return hz != 0 ? hz : khz;
+}
+
+/*
+ * Print the profile's first lines: the ticks, where text starts, and
+ * HZ, or with none known (hz 0), that the rows are in ticks.
+ */
+void
+kptotals(Symtab *k, const uint32_t *cell, unsigned long hz)
+{
+	printf("total: %u\tin kernel text: %u\toutside kernel text: %lld\n",
+		(unsigned)cell[KPTOTAL], (unsigned)cell[KPKERNEL],
+		(long long)cell[KPTOTAL] - (long long)cell[KPKERNEL]);
+	if(hz == 0)
+		printf("KTZERO %08x\tHZ unknown (no -h, no kpctl): ticks, not ms\n", (unsigned)k->textbase);
+	else
+		printf("KTZERO %08x\tHZ %lu\n", (unsigned)k->textbase, hz);
+}
+
+/* Print the flat profile of cells: the totals, then a row for each busy function. */
+void
+kpflat(Symtab *k, const uint32_t *cell, unsigned long hz)
+{
+	uint64_t i, nbins;
+
+	kptotals(k, cell, hz);
+	nbins = kpnbins(k);
+	for(i = 0; i < nbins; i++)
+		if(cell[KPBIN+i] != 0)
+			symcredit(k, k->textbase + i*KPBINSIZE, cell[KPBIN+i]);
+	symprint(k, cell[KPKERNEL], hz);
+}
