@@ -9,9 +9,9 @@
  * 1024 paths 14 levels deep (deeper than the 32 frames kprof keeps),
  * each path a distinct stack, more than kprof keeps: its table fills
  * up.  Only in the test kernel (conf/kerneltest), and not bound in
- * /dev at boot.  The loops are scheduling points
- * (with interrupts on there), so a long spin holds the processor no
- * longer than any other call, and a kill stops it.  They also pause
+ * /dev at boot.  The loops are scheduling points (with interrupts on
+ * there), so a long spin holds the processor no longer than any other
+ * call, and a kill stops it.  They also pause
  * now and then, for run-qemu.sh -d on several processors: QEMU then
  * runs them in turns, and a turn ends at a pause (kern/clock.c).  A
  * processor spinning with interrupts off takes no clock tick, so
