@@ -205,6 +205,23 @@ textsum(void)
 	return h;
 }
 
+/*
+ * Can the console take a typed byte now?  In raw mode, not when its
+ * buffer is full: the byte waits in the UART rather than be lost, and
+ * the reader that makes room takes it in (uartkick).  Cooked mode
+ * takes every byte, for ^C and ^P; what does not fit is dropped.
+ */
+int
+consroom(void)
+{
+	int r;
+
+	ilock(&inlk);
+	r = !in.raw || in.e - in.r < Ibuf;
+	unlock(&inlk);
+	return r;
+}
+
 /* Read at most one line; an empty read at ^D is end of file. */
 long
 consreadline(char *buf, long n)
@@ -232,6 +249,7 @@ consreadline(char *buf, long n)
 			break;
 	}
 	unlock(&inlk);
+	uartkick();
 	return m;
 }
 
@@ -309,7 +327,9 @@ consctlwrite(Chan *c, void *buf, long n)
 	case CMrawoff:
 		in.raw = 0;
 		c->aux = nil;
-		break;
+		unlock(&inlk);
+		uartkick();	/* cooked mode takes what raw mode held back */
+		return n;
 	case CMfg:
 		in.fg = g;
 		break;
@@ -344,6 +364,7 @@ consclose(Chan *c)
 		ilock(&inlk);
 		in.raw = 0;
 		unlock(&inlk);
+		uartkick();
 	}
 }
 

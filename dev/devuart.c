@@ -2,7 +2,10 @@
  * The 16550 serial ports, #t: eia0 (COM1, the console) and eia1
  * (COM2, which QEMU can connect to a host file).  Output is polled;
  * input arrives by interrupt: eia0's goes to the console's line
- * editor, eia1's to a buffer that reads of eia1 drain.
+ * editor, eia1's to a buffer that reads of eia1 drain.  eia0's is
+ * read only while the console has room for it (consroom): the rest
+ * waits in the UART, and QEMU holds back what comes after, until the
+ * console's reader makes room and calls uartkick.
  */
 #include "u.h"
 #include "mem.h"
@@ -38,6 +41,7 @@ struct Uart {
 };
 
 static Lock	uartlk = { .name = "uart" };	/* eia1's input, and writes to either port */
+static Lock	rxlk = { .name = "uartrx" };	/* reading eia0's input: its interrupt, or uartkick */
 static Uart uart[2] = {
 	{ .base = 0x3F8, .irq = IRQuart0 },
 	{ .base = 0x2F8, .irq = IRQuart1 },
@@ -100,26 +104,48 @@ uartputc(int port, int c)
 	outb(u->base + Data, c);
 }
 
+/* Give the console what eia0 has, while it has room. */
+static void
+uartrx0(void)
+{
+	Uart *u = &uart[0];
+
+	ilock(&rxlk);
+	while((inb(u->base + Lsr) & Dr) && consroom())
+		consinput(inb(u->base + Data));
+	unlock(&rxlk);
+}
+
 static void
 uartintr(void *a)
 {
 	Uart *u = a;
-	int port = u - uart;
 	int c;
 
-	if(port != 0)
-		ilock(&uartlk);
+	if(u == &uart[0]){
+		uartrx0();
+		return;
+	}
+	ilock(&uartlk);
 	while(inb(u->base + Lsr) & Dr){
 		c = inb(u->base + Data);
-		if(port == 0)
-			consinput(c);
-		else if(u->w - u->r < Ibuf)
+		if(u->w - u->r < Ibuf)
 			u->buf[u->w++ % Ibuf] = c;
 	}
-	if(port != 0){
-		wakeup(u);
-		unlock(&uartlk);
-	}
+	wakeup(u);
+	unlock(&uartlk);
+}
+
+/*
+ * The console has room again: take in what eia0 held back.  Its
+ * interrupt, taken with bytes left unread, comes again only once they
+ * have been read.
+ */
+void
+uartkick(void)
+{
+	if(uart[0].present)
+		uartrx0();
 }
 
 /* eia0's input is the console's; eia1's is raw bytes, waited for. */

@@ -271,6 +271,8 @@ void	kprofnmi(uint *f, uint bp);
 
 /* Shared among the devices in dev/ */
 void	consinput(int);		/* devcons.c: a character typed */
+int	consroom(void);		/* devcons.c: can it take one now? */
+void	uartkick(void);		/* devuart.c: the console has room again */
 long	consreadline(char*, long);	/* devcons.c: a line of it */
 void	uartputc(int, int);	/* devuart.c: a byte out of port 0 or 1 */
 void	vgaputc(int);		/* vga.c: a character on the screen */

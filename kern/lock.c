@@ -34,6 +34,7 @@
  *		the QLock mem, taken first: held across sbrk's and fork's
  *		page mapping, pages, and procs at their scheduling points)
  *
+ *	uartrx	dev/devuart.c: reading eia0's input into the console (ilock)
  *	consin	dev/devcons.c: console input (ilock)
  *	uart	dev/devuart.c: eia1's input, and writes to either port (ilock)
  *	ticks	kern/clock.c: the time the sleepers on &ticks wake (ilock)

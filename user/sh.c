@@ -336,11 +336,7 @@ runline(const char *line)
 	lexinit(&l, line);
 	do{
 		n = parsepipe(&l, cmds, &term);
-		if(n == 0 && (prev == AND || prev == OR)){
-			fprintf(stderr, "sh: syntax error\n");
-			n = -1;
-		}
-		if(n < 0){
+		if(n < 0){	/* words that $status made longer than checkline's */
 			status = 1;
 			return;
 		}

@@ -71,7 +71,9 @@ wait ^\\$
 type echo $fits | wc -c\\r
 wait ^ +[0-9]+\\n
 wait ^\\$ 
-type echo abc\\x10
+type echo abc
+wait echo abc
+type \\x10
 wait \\^P at tick
 wait ^\\$ echo abc
 type d\\r
@@ -79,7 +81,9 @@ wait ^abcd\\n
 wait ^\\$ 
 type cat > /tmp/typed\\r
 pause 1
-type xyz\\x10
+type xyz
+wait ^xyz
+type \\x10
 wait \\^P at tick
 type \\r\\x04
 wait ^\\$ 
@@ -111,5 +115,20 @@ check ctlp-cooked-data [ "$(between == ==)" = "xyz|" ]
 hasnt wait-ctlc-ends-line '^after wait$'
 hasnt wait-ctlc-kills-job ' spin$'
 has wait-ctlc-shell-back '^ps done$'
+
+# A long line typed while the processor is busy: the shell reads it
+# more slowly than it comes, and the console holds back what it has no
+# room for in raw mode (dev/devuart.c), so no byte is lost.
+busy=$(printf 'c%.0s' $(seq 900))
+typeat busy -p 1 <<EOF
+wait ^\\$ 
+type spin 30 | spin 30 | spin 30 &\\r
+wait ^\\$ 
+type echo $busy | wc -c; echo ran\\r
+wait ^ran
+wait ^\\$ 
+type halt\\r
+EOF
+has busy-line-whole '^ +901$'
 
 summary shell
