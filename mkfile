@@ -241,7 +241,7 @@ o/host/srcline-san: $SRCLINESRC $KPROFHDR
 
 # The QEMU plugin that counts every instruction, for tools/profile -x:
 # a shared object QEMU loads, exporting only the plugin's symbols.
-o/host/kpexact.so: tools/kpexact.c
+o/host/kpexact.so: tools/kpexact.c kern/kprof.h
 	mkdir -p o/host
 	gcc $HOSTCFLAGS -shared -fPIC -fvisibility=hidden -o $target tools/kpexact.c
 

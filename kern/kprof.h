@@ -1,8 +1,8 @@
 /*
  * The formats of the kernel profiler's files, #T (kprof(3)): the one
  * definition that the kernel (dev/devkprof.c), the formatters and the
- * host's tools (user/include/kpdata.h, kpstack.h) include, and that
- * tools/test/kpcheck.py reads.
+ * host's tools (user/include/kpdata.h, kpstack.h; tools/kpexact.c, the
+ * exact count) include, and that tools/test/kpcheck.py reads.
  *
  * kpdata is an array of cells of KPCELL bytes, each a count, most
  * significant byte first (big-endian) whatever the machine:

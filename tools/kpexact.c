@@ -58,6 +58,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "kern/kprof.h"
 
 /*
  * The plugin API of QEMU 10.0 (version 4 of it), the few declarations
@@ -130,7 +131,6 @@ EXPORT int qemu_plugin_version = 4;
 EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv);
 
 enum {
-	Binshift	= 3,		/* bins of 8 bytes, as #T's */
 	Unit		= 1000,		/* instructions a kpdata count stands for */
 	Hz		= 1000000000 / Unit,	/* the units a second under -d */
 	Marklen		= 7,		/* nopl disp32(%eax): 0f 1f 80, then the 4 bytes */
@@ -175,6 +175,9 @@ create(const char *name)
 		perror(path);
 	return f;
 }
+
+/* A kpdata cell: KPCELL bytes, most significant first. */
+_Static_assert(KPCELL == 4, "put32 writes a kpdata cell");
 
 static void
 put32(FILE *f, uint64_t v)
@@ -233,7 +236,7 @@ writeout(void)
 	if((f = create("kpctl")) == NULL)
 		return;
 	fprintf(f, "off hz %d bin %d text %#" PRIx64 " etext %#" PRIx64 " cpus %d cut 0 clock exact\n",
-		Hz, 1<<Binshift, text, text + textsize, ncpu);
+		Hz, KPBINSIZE, text, text + textsize, ncpu);
 	fclose(f);
 	if((f = create("kpcpu")) == NULL)
 		return;
@@ -363,7 +366,7 @@ translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if((m = markof(insn)) != 0)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, mark, QEMU_PLUGIN_CB_NO_REGS, (void*)m);
 		qemu_plugin_register_vcpu_insn_exec_cb(insn, kernel, QEMU_PLUGIN_CB_NO_REGS,
-			c + 1 + ((pc - text) >> Binshift));
+			c + 1 + ((pc - text) >> KPBINSHIFT));
 	}
 }
 
@@ -426,7 +429,7 @@ qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char
 		fprintf(stderr, "kpexact: bad text=%s or size=%s\n", t, s);
 		return -1;
 	}
-	nbins = (textsize + (1<<Binshift) - 1) >> Binshift;
+	nbins = (textsize + KPBINSIZE - 1) >> KPBINSHIFT;
 	ncounter = 1 + nbins + Maxcpu;
 	c = calloc(ncounter, sizeof c[0]);
 	base = calloc(ncounter, sizeof base[0]);

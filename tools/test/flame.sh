@@ -331,6 +331,11 @@ check lines-missing-said grep -qxF "srcline: $file: No such file or directory; i
 mkdata dsk 10 10 14
 want '' 'srcline: sk: no DWARF line table (no DWARF information): build the kernel with -g\n'
 expect lines-no-dwarf 1 -h 100 sk dsk
+want '' 'usage: srcline [-h hz] kernel kpdata\n'
+expect srcline-usage 1 sk
+expect srcline-bad-flag 1 -l sk dsk
+want '' 'srcline: bad hz: 0\n'
+expect srcline-bad-hz 1 -h 0 sk dsk
 
 # Damaged DWARF gives lines, or none, or an error: never a crash.  A
 # tick in every bin looks every address up.
