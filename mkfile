@@ -213,23 +213,35 @@ tools:V: o/host/kprof o/host/srcline o/host/prof o/host/kpexact.so ${HOSTTESTS:%
 # same files as for the guest.  srcline, the profile by source line,
 # is the host's only: it needs elfutils' libdw.
 KPLIB=user/lib/elfsym.c user/lib/kpdata.c user/lib/kpcmp.c user/lib/kpstack.c user/lib/flame.c
-KPROFSRC=user/kprof.c $KPLIB
-KPROFHDR=user/include/elfsym.h user/include/kpstack.h user/include/kpdata.h kern/kprof.h
+# The host's kprof also has -p, pprof's format, through protobuf-c's
+# code for pprof's profile.proto, which is generated here (never kept
+# in the tree), -a, annotated instructions, and -D, differences.
+PPROFPROTO=/usr/share/gocode/src/github.com/google/pprof/proto
+PPROFSRC=tools/pprof.c o/proto/profile.pb-c.c
+PPROFHDR=tools/pprof.h o/proto/profile.pb-c.h
+PPROFLIBS=-lprotobuf-c -lz -ldw -lm
+HOSTINC=-iquote tools -iquote o/proto
+KPROFSRC=user/kprof.c $KPLIB tools/kpprof.c tools/annotate.c tools/kpdiff.c $PPROFSRC
+KPROFHDR=user/include/elfsym.h user/include/kpstack.h user/include/kpdata.h kern/kprof.h $PPROFHDR
 SRCLINESRC=tools/srcline.c $KPLIB
-PROFSRC=user/prof.c user/lib/elfsym.c user/lib/gmonread.c
+PROFSRC=user/prof.c user/lib/elfsym.c user/lib/gmonread.c $PPROFSRC
 TARTESTSRC=tools/test/tartest.c kern/tar.c
 FMTTESTSRC=tools/test/fmttest.c kern/fmt.c
 STRINGTESTSRC=tools/test/stringtest.c kern/string.c
 REGEXPTESTSRC=tools/test/regexptest.c user/lib/regexp.c
 MCOUNTTESTSRC=tools/test/mcounttest.c user/lib/arcs.c
 
+o/proto/profile.pb-c.c o/proto/profile.pb-c.h: $PPROFPROTO/profile.proto
+	mkdir -p o/proto
+	protoc-c --proto_path=$PPROFPROTO --c_out=o/proto $PPROFPROTO/profile.proto
+
 o/host/kprof: $KPROFSRC $KPROFHDR
 	mkdir -p o/host
-	gcc $HOSTCFLAGS -o $target $KPROFSRC
+	gcc $HOSTCFLAGS $HOSTINC -o $target $KPROFSRC $PPROFLIBS
 
 o/host/kprof-san: $KPROFSRC $KPROFHDR
 	mkdir -p o/host
-	gcc $SANCFLAGS -o $target $KPROFSRC
+	gcc $SANCFLAGS $HOSTINC -o $target $KPROFSRC $PPROFLIBS
 
 o/host/srcline: $SRCLINESRC $KPROFHDR
 	mkdir -p o/host
@@ -245,13 +257,13 @@ o/host/kpexact.so: tools/kpexact.c kern/kprof.h
 	mkdir -p o/host
 	gcc $HOSTCFLAGS -shared -fPIC -fvisibility=hidden -o $target tools/kpexact.c
 
-o/host/prof: $PROFSRC user/include/elfsym.h user/include/gmon.h
+o/host/prof: $PROFSRC user/include/elfsym.h user/include/gmon.h $PPROFHDR
 	mkdir -p o/host
-	gcc $HOSTCFLAGS -o $target $PROFSRC
+	gcc $HOSTCFLAGS $HOSTINC -o $target $PROFSRC $PPROFLIBS
 
-o/host/prof-san: $PROFSRC user/include/elfsym.h user/include/gmon.h
+o/host/prof-san: $PROFSRC user/include/elfsym.h user/include/gmon.h $PPROFHDR
 	mkdir -p o/host
-	gcc $SANCFLAGS -o $target $PROFSRC
+	gcc $SANCFLAGS $HOSTINC -o $target $PROFSRC $PPROFLIBS
 
 o/host/tartest: $TARTESTSRC kern/tar.h
 	mkdir -p o/host

@@ -235,7 +235,7 @@ consreadline(char *buf, long n)
 			unlock(&inlk);
 			return seterr(EINTR, nil);
 		}
-		sleep(&in, &inlk);
+		sleepintr(&in, &inlk);
 	}
 	while(m < n && in.r != in.w){
 		c = in.buf[in.r++ % Ibuf];

@@ -185,7 +185,7 @@ piperead(Chan *c, void *buf, long n, uvlong off)
 			unlock(&pipelk);
 			return seterr(EINTR, nil);
 		}
-		sleep(p, &pipelk);
+		sleepintr(p, &pipelk);
 	}
 	while(m < n && p->r != p->w){
 		k = piece(n - m, p->w - p->r, p->r);
@@ -221,7 +221,7 @@ pipewrite(Chan *c, void *buf, long n, uvlong off)
 		}
 		if(p->w - p->r == Psize){
 			wakeup(p);
-			sleep(p, &pipelk);
+			sleepintr(p, &pipelk);
 			continue;
 		}
 		k = piece(n - m, Psize - (p->w - p->r), p->w);

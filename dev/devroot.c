@@ -335,6 +335,11 @@ write1(Node *n, char *buf, long len, uvlong off)
 	return m;
 }
 
+/*
+ * A channel open with O_APPEND writes at the end, found here with the
+ * file's lock held, and makes that its offset (the caller holds offlk):
+ * the whole write holds the lock, so no other lands inside it.
+ */
 static long
 rootwrite(Chan *c, void *buf, long len, uvlong off)
 {
@@ -343,6 +348,8 @@ rootwrite(Chan *c, void *buf, long len, uvlong off)
 
 	if((n = pin(c)) == nil)
 		return -1;
+	if(c->mode & O_APPEND)
+		c->offset = off = n->len;
 	r = write1(n, buf, len, off);
 	qunlock(&n->lk);
 	return r;

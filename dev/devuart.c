@@ -167,7 +167,7 @@ uartread(Chan *c, void *buf, long n, uvlong off)
 			unlock(&uartlk);
 			return seterr(EINTR, nil);
 		}
-		sleep(u, &uartlk);
+		sleepintr(u, &uartlk);
 	}
 	while(m < n && u->r != u->w)
 		p[m++] = u->buf[u->r++ % Ibuf];

@@ -103,7 +103,7 @@ tsleep(uint ms)
 		while((int)(ticks - until) < 0 && !up->killed){
 			if((int)(until - nextwake) < 0)
 				nextwake = until;
-			sleep(&ticks, &tickslk);
+			sleepintr(&ticks, &tickslk);
 		}
 	}
 	unlock(&tickslk);

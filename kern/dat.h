@@ -107,7 +107,7 @@ struct Chan {
 	uvlong	qid;		/* file within the device; QDIR for a directory */
 	int	mode;		/* O_RDONLY etc. once open, -1 before */
 	QLock	offlk;		/* offset, and a read, write or seek's use of it: one at a time */
-	uvlong	offset;		/* next byte read or written */
+	uvlong	offset;		/* next byte read or written; with O_APPEND the device's write sets it to the end first */
 	void	*aux;		/* the device's own state */
 	Mount	*mnt;		/* union to read through, if a mount point */
 };

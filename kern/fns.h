@@ -147,6 +147,7 @@ void	scheduler(void);
 void	yield(void);
 int	schedpoint(void);
 void	sleep(void*, Lock*);
+void	sleepintr(void*, Lock*);
 void	wakeup(void*);
 int	pfork(int);
 void	procsetimg(Proc*, Image*, pte_t*);

@@ -140,7 +140,10 @@ qacquire(QLock *q, int intr)
 			return seterr(EINTR, nil);
 		}
 		q->nwait++;
-		sleep(q, &q->lk);
+		if(intr)
+			sleepintr(q, &q->lk);
+		else
+			sleep(q, &q->lk);
 		q->nwait--;
 	}
 	q->held = 1;

@@ -56,6 +56,11 @@ static void
 forkret(void)
 {
 	unlock(&procs);
+	if(up->killed){
+		/* Killed before it first ran: it dies before its first user instruction. */
+		sti();
+		pexit(255);
+	}
 }
 
 /* Give p's slot back. */
@@ -90,6 +95,7 @@ newproc(void)
 	}
 	p->state = Embryo;
 	p->pid = nextpid++;
+	p->killed = 0;	/* under procs: a kill may come as soon as the pid is there */
 	unlock(&procs);
 	if((p->kstack = kmalloc(KSTACK)) == nil){
 		freeproc(p);
@@ -104,7 +110,6 @@ newproc(void)
 	p->context = (Context*)sp;
 	memset(p->context, 0, sizeof(Context));
 	p->context->pc = (uint)forkret;
-	p->killed = 0;
 	p->status = 0;
 	p->parent = nil;
 	p->noteid = p->pid;
@@ -289,14 +294,9 @@ schedpoint(void)
 	return 0;
 }
 
-/*
- * Wait for a wakeup on chan.  The caller holds lk, which guards the
- * condition it tested: wakeup's caller must take lk too, so no wakeup
- * falls between the test and the sleep.  lk is held again on return,
- * taken the way the caller took it (lock or ilock).
- */
-void
-sleep(void *chan, Lock *lk)
+/* sleep, or with killable sleepintr. */
+static void
+sleep1(void *chan, Lock *lk, int killable)
 {
 	int intr = lk->intr;	/* taken by ilock: an interrupt handler takes it too */
 
@@ -304,10 +304,12 @@ sleep(void *chan, Lock *lk)
 		ilock(&procs);
 		unlock(lk);
 	}
-	up->wchan = chan;
-	up->state = Sleeping;
-	sched();
-	up->wchan = nil;
+	if(!killable || !up->killed){
+		up->wchan = chan;
+		up->state = Sleeping;
+		sched();
+		up->wchan = nil;
+	}
 	if(lk != &procs){
 		unlock(&procs);
 		/* As it was held: a plain lock would let this CPU's interrupt handler spin on it. */
@@ -316,6 +318,33 @@ sleep(void *chan, Lock *lk)
 		else
 			lock(lk);
 	}
+}
+
+/*
+ * Wait for a wakeup on chan.  The caller holds lk, which guards the
+ * condition it tested: wakeup's caller must take lk too, so no wakeup
+ * falls between the test and the sleep.  lk is held again on return,
+ * taken the way the caller took it (lock or ilock).  A kill wakes the
+ * sleeper too (killp), which then finds its condition as it was and
+ * sleeps again, if it does not give up (sleepintr).
+ */
+void
+sleep(void *chan, Lock *lk)
+{
+	sleep1(chan, lk, 0);
+}
+
+/*
+ * sleep, for a caller that gives up when killed (it looks at
+ * up->killed, under lk, before it sleeps): a kill that came after that
+ * look found the process not yet asleep, and so did not wake it.
+ * Looked at again here under procs, which the kill takes: a killed
+ * process does not fall asleep, and returns at once.
+ */
+void
+sleepintr(void *chan, Lock *lk)
+{
+	sleep1(chan, lk, 1);
 }
 
 /* Ready the sleepers on chan.  procs must be held. */
@@ -423,10 +452,12 @@ pfork(int flags)
 	/*
 	 * The note group and a kill that came while the memory was copied
 	 * go over together, so that no ^C misses a child (a fork bomb).
+	 * The child may have been killed itself meanwhile, by its pid.
 	 */
 	ilock(&procs);
 	np->noteid = up->noteid;
-	np->killed = up->killed;
+	if(up->killed)
+		np->killed = 1;
 	pid = np->pid;	/* before it can run, and exit */
 	ready(np);
 	unlock(&procs);

@@ -71,6 +71,8 @@ syscall(Ureg *u)
 	long r;
 	int i;
 
+	if(up->killed)
+		pexit(255);	/* killed while it ran in user mode: it makes no more calls */
 	up->errno = 0;
 	up->err[0] = '\0';
 	if(n >= NSYSCALL || systab[n].f == nil)

@@ -225,7 +225,6 @@ long
 syswrite(uint *arg)
 {
 	Chan *c;
-	Dir d;
 	long n = arg[2];
 
 	if((c = fdchan(arg[0])) == nil)
@@ -238,8 +237,7 @@ syswrite(uint *arg)
 		return -1;
 	if(qlockintr(&c->offlk) < 0)
 		return -1;
-	if(c->mode & O_APPEND && devtab[c->type]->stat(c, &d) == 0)
-		c->offset = d.length;
+	/* With O_APPEND a device that has an end writes there, and moves the offset to it (devroot). */
 	n = devtab[c->type]->write(c, (void*)arg[1], n, c->offset);
 	if(n > 0)
 		c->offset += n;

@@ -5,6 +5,9 @@
  *	kprof -s kernel kpstack [kpdata]
  *	kprof -g kernel kpstack [kpdata]
  *	kprof -c [-x sym]... kernel exact sampled
+ *	kprof -p [-h hz] kernel kpdata [kpstack]	(on the host)
+ *	kprof -a function kernel kpdata		(on the host)
+ *	kprof -D kernel before.kpdata after.kpdata	(on the host)
  *
  * kpdata (kprof(3), kern/kprof.h) counts the clock ticks in each 8-byte
  * bin of kernel text.  kprof credits each bin to the function whose
@@ -22,7 +25,10 @@
  * them folded, a line each, and -g draws them as an SVG flame graph.
  * -c holds a profile against an exact count of instructions in
  * kpdata's form, with the error that sampling alone makes; -x leaves a
- * function out of both.
+ * function out of both.  On the host only, -p writes the profile, or with
+ * kpstack its stacks, in pprof's format (tools/kpprof.c), -a prints a
+ * function's instructions with their ticks (tools/annotate.c), and -D
+ * two profiles' difference (tools/kpdiff.c).
  *
  * This is a front end: the work is the formatters' library, user/lib
  * (elfsym.c, kpdata.c, kpcmp.c, kpstack.c, flame.c), which prof and the
@@ -36,13 +42,19 @@
 #include "elfsym.h"
 #include "kpdata.h"
 #include "kpstack.h"
+#if __STDC_HOSTED__
+#include "pprof.h"
+#endif
 
 static void
 usage(void)
 {
 	fprintf(stderr, "usage: kprof [-h hz] kernel kpdata\n"
 		"       kprof -s|-g kernel kpstack [kpdata]\n"
-		"       kprof -c [-x sym]... kernel exact sampled\n");
+		"       kprof -c [-x sym]... kernel exact sampled\n"
+		"       kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz\n"
+		"       kprof -a function kernel kpdata\n"
+		"       kprof -D kernel before.kpdata after.kpdata\n");
 	exit(1);
 }
 
@@ -68,19 +80,55 @@ stacks(Symtab *k, int mode, const char *kpstack, const char *kpdata)
 	stackfree(&st);
 }
 
+#if __STDC_HOSTED__
+/* The host's options, -p, -a and -D, on the files in arg. */
+static void
+hostonly(Symtab *k, int mode, char **arg, int narg, unsigned long hz, const char *fn)
+{
+	Stacks st;
+	uint32_t *cell, *after;
+
+	cell = kpread(arg[0], kpnbins(k));
+	switch(mode){
+	case 'p':
+		hz = kpclock(k, arg[0], hz);
+		if(hz == 0)
+			fatal("-p: %s: no clock rate beside it: give it with -h", arg[0]);
+		if(narg == 2){
+			stackload(&st, k, arg[1]);
+			stackcheck(&st, arg[1], cell, arg[0]);
+		}
+		kpprof(k, cell, kpnbins(k), hz, narg == 2 ? &st : NULL, "not named by kpctl");
+		if(narg == 2)
+			stackfree(&st);
+		break;
+	case 'a':
+		annotate(k, cell, kpnbins(k), fn);
+		break;
+	case 'D':
+		after = kpread(arg[1], kpnbins(k));
+		kpdiff(k, cell, after, kpnbins(k));
+		free(after);
+		break;
+	}
+	free(cell);
+}
+#endif
+
 int
 main(int argc, char *argv[])
 {
 	Symtab k;
 	uint32_t *cell;
 	unsigned long hz;
-	const char *arg, *err;
+	const char *arg, *err, *fn;
 	char **omit;
 	int i, mode, nomit, flag;
 
 	argv0 = "kprof";
 	hz = 0;
 	mode = 0;
+	fn = NULL;
 	omit = malloc(argc * sizeof omit[0]);
 	if(omit == NULL)
 		fatal("out of memory");
@@ -90,10 +138,18 @@ main(int argc, char *argv[])
 			i++;
 			break;
 		}
-		if(strcmp(argv[i], "-s") == 0 || strcmp(argv[i], "-g") == 0 || strcmp(argv[i], "-c") == 0){
+		if(strcmp(argv[i], "-s") == 0 || strcmp(argv[i], "-g") == 0 || strcmp(argv[i], "-c") == 0
+		|| strcmp(argv[i], "-p") == 0 || strcmp(argv[i], "-D") == 0){
 			if(mode != 0)
 				usage();
 			mode = argv[i][1];
+			continue;
+		}
+		if(strcmp(argv[i], "-a") == 0){
+			if(mode != 0 || i+1 >= argc)
+				usage();
+			mode = 'a';
+			fn = argv[++i];
 			continue;
 		}
 		flag = argv[i][1];
@@ -121,8 +177,15 @@ main(int argc, char *argv[])
 	}else if(mode == 'c'){
 		if(hz != 0 || argc - i != 3)
 			usage();
-	}else if(argc - i != 2)
+	}else if(mode == 'D'){
+		if(argc - i != 3)
+			usage();
+	}else if(argc - i != 2 && !(mode == 'p' && argc - i == 3))
 		usage();
+#if !__STDC_HOSTED__
+	if(mode == 'p' || mode == 'a' || mode == 'D')
+		fatal("-%c%s%s: only the host's kprof has it", mode, fn != NULL ? " " : "", fn != NULL ? fn : "");
+#endif
 
 	if((err = symload(&k, argv[i])) != NULL)
 		fatal("%s", err);
@@ -134,6 +197,13 @@ main(int argc, char *argv[])
 	case 'c':
 		kpcompare(&k, argv[i+1], argv[i+2], omit, nomit);
 		break;
+#if __STDC_HOSTED__
+	case 'p':
+	case 'a':
+	case 'D':
+		hostonly(&k, mode, argv + i + 1, argc - i - 1, hz, fn);
+		break;
+#endif
 	default:
 		cell = kpread(argv[i+1], kpnbins(&k));
 		kpflat(&k, cell, kpclock(&k, argv[i+1], hz));

@@ -257,16 +257,16 @@ want '' 'kprof: nosuch: No such file or directory\n'
 expect missing-kernel 1 -h 100 nosuch d1
 
 # Bad data.
-want '' 'kprof: empty: truncated at byte 0 of 84 (kernel text has 19 bins)\n'
+want '' 'kprof: empty: truncated at byte 0 of the 84 that kernel text'"'"'s 19 bins take (or of another kernel)\n'
 expect empty-kpdata 1 -h 100 k1 empty
 printf '\0\0\0\1' >four
-want '' 'kprof: four: truncated at byte 4 of 84 (kernel text has 19 bins)\n'
+want '' 'kprof: four: truncated at byte 4 of the 84 that kernel text'"'"'s 19 bins take (or of another kernel)\n'
 expect four-byte-kpdata 1 -h 100 k1 four
 head -c 10 d1 >ten
-want '' 'kprof: ten: truncated at byte 10 of 84 (kernel text has 19 bins)\n'
+want '' 'kprof: ten: truncated at byte 10 of the 84 that kernel text'"'"'s 19 bins take (or of another kernel)\n'
 expect odd-length-kpdata 1 -h 100 k1 ten
 mkdata d18 0 0 18
-want '' 'kprof: d18: truncated at byte 80 of 84 (kernel text has 19 bins)\n'
+want '' 'kprof: d18: truncated at byte 80 of the 84 that kernel text'"'"'s 19 bins take (or of another kernel)\n'
 expect wrong-bin-count 1 -h 100 k1 d18
 mkdata d20 0 0 20
 want '' 'kprof: d20: 88 bytes, more than the 84 of kernel text'"'"'s 19 bins\n'
@@ -275,7 +275,7 @@ want '' 'kprof: nosuch: No such file or directory\n'
 expect missing-kpdata 1 -h 100 k1 nosuch
 
 # Usage.
-want '' 'usage: kprof [-h hz] kernel kpdata\n       kprof -s|-g kernel kpstack [kpdata]\n       kprof -c [-x sym]... kernel exact sampled\n'
+want '' 'usage: kprof [-h hz] kernel kpdata\n       kprof -s|-g kernel kpstack [kpdata]\n       kprof -c [-x sym]... kernel exact sampled\n       kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz\n       kprof -a function kernel kpdata\n       kprof -D kernel before.kpdata after.kpdata\n'
 expect no-arguments 1
 expect one-argument 1 k1
 expect three-arguments 1 k1 d1 d1
@@ -351,7 +351,7 @@ want '' 'kprof: ex1: no counts in kernel text outside the functions left out\n'
 expect compare-nothing-left 1 -c -x f -x g k1 ex1 sa1
 want '' 'kprof: -x nosuch: k1 has no such function\n'
 expect compare-no-such-function 1 -c -x nosuch k1 ex1 sa1
-want '' 'kprof: d18: truncated at byte 80 of 84 (kernel text has 19 bins)\n'
+want '' 'kprof: d18: truncated at byte 80 of the 84 that kernel text'"'"'s 19 bins take (or of another kernel)\n'
 expect compare-wrong-bin-count 1 -c k1 ex1 d18
 
 # Random damage to the kernel must give a profile or an error, never a

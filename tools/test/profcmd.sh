@@ -296,7 +296,7 @@ want '' 'prof: p1.stripped: no symbol table\n'
 expect stripped 1 p1.stripped g1
 
 # Usage.
-want '' 'usage: prof program [gmon.out]\n'
+want '' 'usage: prof program [gmon.out]\n       prof -p program [gmon.out] >prof.pb.gz\n'
 expect no-arguments 1
 expect three-arguments 1 p1 g1 g1
 expect flag 1 -x p1

@@ -69,5 +69,6 @@ uint32_t	mcountlost(void);
 struct Symtab;
 void	gmonload(Gmon *g, struct Symtab *t, const char *path);
 void	gmonfree(Gmon *g);
+uint32_t	gmonaddr(Gmon *g, uint32_t i);
 
 #endif

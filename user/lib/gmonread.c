@@ -107,9 +107,9 @@ getgmon(const char *path, const uint8_t *buf, size_t len, Gmon *h, Symtab *t)
 	return lost;
 }
 
-/* Counter i's first address. */
-static uint32_t
-binaddr(Gmon *h, uint32_t i)
+/* Counter i's first address (prof -p's too). */
+uint32_t
+gmonaddr(Gmon *h, uint32_t i)
 {
 	return h->lowpc + (uint64_t)i * (h->highpc - h->lowpc) / h->n;
 }
@@ -132,7 +132,7 @@ gmonload(Gmon *g, Symtab *t, const char *path)
 	g->lost = getgmon(path, buf, len, g, t);
 	g->buf = buf;
 	if(g->n == 0 || g->highpc <= g->lowpc || g->lowpc < t->textbase
-	|| binaddr(g, g->n - 1) - t->textbase >= t->textsize)
+	|| gmonaddr(g, g->n - 1) - t->textbase >= t->textsize)
 		fatal("%s: histogram %08x-%08x does not fit %s's text %08x-%08x",
 			path, (unsigned)g->lowpc, (unsigned)g->highpc, t->path,
 			(unsigned)t->textbase, (unsigned)(t->textbase + t->textsize));
@@ -140,7 +140,7 @@ gmonload(Gmon *g, Symtab *t, const char *path)
 	for(i = 0; i < g->n; i++){
 		c = le16(g->count + 2*i);
 		if(c != 0)
-			symcredit(t, binaddr(g, i), c);
+			symcredit(t, gmonaddr(g, i), c);
 		g->total += c;
 	}
 }

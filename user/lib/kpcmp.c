@@ -32,7 +32,7 @@ enum {
 	DRAWS		= 1<<26,	/* ticks drawn in all, unless MINTRIALS take more */
 };
 
-#define SEED	0x6b70726f66ull	/* the generator's: "kprof" */
+#define SEED	0x6b70726f66ull	/* the generator's, through splitmix: "kprof" */
 
 typedef struct Row Row;
 typedef struct Alias Alias;
@@ -49,8 +49,8 @@ struct Row {
 /* Walker's table: draw a column, then keep it or take its alias. */
 struct Alias {
 	int	n;		/* columns */
-	uint64_t	*keep;		/* keep column i if a 32-bit draw is below keep[i] (up to 2^32) */
-	int	*alias;		/* else this one */
+	uint32_t	*keep;		/* keep column i if a 32-bit draw is below keep[i] */
+	int	*alias;		/* else take this one; a full column is its own */
 };
 
 static void*
@@ -93,9 +93,9 @@ isqrt(uint64_t x)
 	return r;
 }
 
-/* SplitMix64: a good generator, and one line of state. */
+/* SplitMix64, to seed the generator below. */
 static uint64_t
-rnd(uint64_t *s)
+splitmix(uint64_t *s)
 {
 	uint64_t z;
 
@@ -103,6 +103,32 @@ rnd(uint64_t *s)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
+}
+
+static uint32_t
+rotl(uint32_t x, int k)
+{
+	return x << k | x >> (32 - k);
+}
+
+/*
+ * xoshiro128**, Blackman and Vigna's: a good generator in 32-bit
+ * words, which the guest's processor does in a few instructions.
+ */
+static uint32_t
+rnd(uint32_t *s)
+{
+	uint32_t r, t;
+
+	r = rotl(s[1] * 5, 7) * 9;
+	t = s[1] << 9;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 11);
+	return r;
 }
 
 /*
@@ -218,15 +244,15 @@ mkalias(Alias *a, Row *r, int n, uint64_t total)
 			small[ns++] = l;
 		}
 	}
-	/* What is left is a full column each, but for rounding. */
+	/* What is left is a full column each, but for rounding: its own alias. */
 	while(nl > 0){
 		l = large[--nl];
-		a->keep[l] = col;
+		a->keep[l] = 0;
 		a->alias[l] = l;
 	}
 	while(ns > 0){
 		s = small[--ns];
-		a->keep[s] = col;
+		a->keep[s] = 0;
 		a->alias[s] = s;
 	}
 	free(large);
@@ -242,19 +268,24 @@ static void
 simulate(Row *r, int nr, uint64_t total, uint64_t n, uint64_t *tv, int ntrial)
 {
 	Alias a;
-	uint64_t *count, seed, x, d;
+	uint64_t *count, seed, x, d, j;
+	uint32_t st[4];
 	int t, i;
-	uint64_t j;
 
 	mkalias(&a, r, nr, total);
 	count = emalloc(nr * sizeof count[0]);
 	seed = SEED;
+	x = splitmix(&seed);
+	st[0] = x;
+	st[1] = x >> 32;
+	x = splitmix(&seed);
+	st[2] = x;
+	st[3] = x >> 32;
 	for(t = 0; t < ntrial; t++){
 		memset(count, 0, nr * sizeof count[0]);
 		for(j = 0; j < n; j++){
-			x = rnd(&seed);
-			i = ((x >> 32) * (uint64_t)nr) >> 32;
-			if((x & 0xFFFFFFFF) >= a.keep[i])
+			i = ((uint64_t)rnd(st) * (uint32_t)nr) >> 32;
+			if(rnd(st) >= a.keep[i])
 				i = a.alias[i];
 			count[i]++;
 		}

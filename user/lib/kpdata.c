@@ -52,7 +52,7 @@ kpread(const char *path, uint64_t nbins)
 	if(buf == NULL)
 		fatal("%s: %s", path, strerror(errno));
 	if(len < want)
-		fatal("%s: truncated at byte %lu of %llu (kernel text has %llu bins)", path,
+		fatal("%s: truncated at byte %lu of the %llu that kernel text's %llu bins take (or of another kernel)", path,
 			(unsigned long)len, (unsigned long long)want, (unsigned long long)nbins);
 	if(len > want)
 		fatal("%s: %lu bytes, more than the %llu of kernel text's %llu bins", path,

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+#
+# Tests of kprof -a, a function's instructions with their ticks
+# (tools/annotate.c), on the host, under the plain and the sanitizer
+# builds: a small kernel of known instructions and bins, whose ticks
+# are shown once a bin, at its first instruction, a bin where none
+# starts going to the next; o/kernel, whose source lines head their
+# instructions with the text of the file, and whose functions' ticks
+# add up to their rows of the flat profile; bad input.
+
+cd "$(dirname "$0")/../.." || exit 1
+top=$(pwd)
+. tools/test/lib.bash
+
+hostbuild kprof annotate
+kernel=$top/o/kernel
+cd "$T" || exit 1
+
+# Kernel ak: f, 16 bytes in two bins of three and four instructions;
+# g, six nops, a 10-byte instruction over the whole of bin 3, a ret,
+# and padding.
+cat >ak.s <<'EOF'
+	.text
+	.globl	f
+	.type	f,@function
+f:	push	%ebp
+	mov	%esp,%ebp
+	movl	$0x12345678,%eax
+	nop
+	mov	$1,%ecx
+	pop	%ebp
+	ret
+	.globl	g
+	.type	g,@function
+g:	.fill	6,1,0x90
+	movl	$1,0x12345678
+	ret
+	.fill	7,1,0x90
+EOF
+if gcc -m32 -c -o ak.o ak.s && ld -m elf_i386 -Ttext=0xc0100000 -e 0xc0100000 -o ak ak.o; then
+	ok fixtures
+else
+	bad fixtures "could not build the test kernel"
+	summary annotate
+	exit 1
+fi
+python3 -c '
+import struct
+c = [3, 4, 5, 7, 2]
+open("ad", "wb").write(struct.pack(">7I", 30, sum(c), *c))'
+
+want 'f: 7 ticks, 33.3%% of the kernel'"'"'s 21
+ticks\t  %%\taddress\tinstruction
+3\t 42.9\tc0100000:\tpush   %%ebp
+\t\tc0100001:\tmov    %%esp,%%ebp
+\t\tc0100003:\tmov    $0x12345678,%%eax
+4\t 57.1\tc0100008:\tnop
+\t\tc0100009:\tmov    $0x1,%%ecx
+\t\tc010000e:\tpop    %%ebp
+\t\tc010000f:\tret
+'
+expect two-bins 0 -a f ak ad
+want 'g: 14 ticks, 66.7%% of the kernel'"'"'s 21
+ticks\t  %%\taddress\tinstruction
+5\t 35.7\tc0100010:\tnop
+\t\tc0100011:\tnop
+\t\tc0100012:\tnop
+\t\tc0100013:\tnop
+\t\tc0100014:\tnop
+\t\tc0100015:\tnop
+\t\tc0100016:\tmovl   $0x1,0x12345678
+9\t 64.3\tc0100020:\tret
+\t\tc0100021:\tnop
+\t\tc0100022:\tnop
+\t\tc0100023:\tnop
+\t\tc0100024:\tnop
+\t\tc0100025:\tnop
+\t\tc0100026:\tnop
+\t\tc0100027:\tnop
+'
+expect bin-with-no-start 0 -a g ak ad
+
+# Bad input.
+want '' 'kprof: -a: ak has no function nosuch\n'
+expect no-such-function 1 -a nosuch ak ad
+want '' 'usage: kprof [-h hz] kernel kpdata
+       kprof -s|-g kernel kpstack [kpdata]
+       kprof -c [-x sym]... kernel exact sampled
+       kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz
+       kprof -a function kernel kpdata
+       kprof -D kernel before.kpdata after.kpdata
+'
+expect no-function-named 1 -a
+expect too-many-files 1 -a f ak ad ad
+want '' 'kprof: ad2: truncated at byte 24 of the 28 that kernel text'"'"'s 5 bins take (or of another kernel)\n'
+head -c 24 ad >ad2
+expect bad-kpdata 1 -a f ak ad2
+PATH=/nonexistent "${hostbins[0]}" -a f ak ad >got.out 2>got.err
+check no-objdump grep -qx 'kprof: -a: objdump failed on ak' got.err
+
+# o/kernel: a bin in each of the busiest functions of a made-up profile.
+read -r textbase textsize < <(readelf -SW "$kernel" |
+	sed -n 's/.* \.text  *PROGBITS  *\([0-9a-f]*\) [0-9a-f]* \([0-9a-f]*\) .*/\1 \2/p')
+nm "$kernel" | awk '$2 ~ /^[tT]$/ { print $1, $3 }' >syms
+python3 - kd "$textbase" "$textsize" syms <<'EOF'
+import struct, sys
+path, base, size = sys.argv[1], int(sys.argv[2], 16), int(sys.argv[3], 16)
+n = (size + 7) // 8
+c = [0] * n
+want = ['lock', 'unlock', 'namec', 'memmove', 'trap', 'syscall']
+for l in open(sys.argv[4]):
+	a, name = l.split()
+	if name in want:
+		b = (int(a, 16) - base + 7) // 8
+		for i in range(3):
+			c[b + i] += 5 + i + len(name)
+open(path, 'wb').write(struct.pack('>%dI' % (n + 2), sum(c), sum(c), *c))
+EOF
+"${hostbins[0]}" -h 1000 "$kernel" kd >flat.txt
+problems=
+for f in lock unlock namec memmove trap syscall; do
+	# Run at the top, where the source files are.
+	(cd "$top" && "${hostbins[1]}" -a "$f" "$kernel" "$T/kd") >"a.$f" 2>"a.$f.err" || problems="$problems $f:status"
+	grep -q -e Sanitizer -e 'runtime error' "a.$f.err" && problems="$problems $f:sanitizer"
+	sum=$(awk -F'\t' 'NR > 2 && $1 ~ /^[0-9]+$/ { s += $1 } END { print s + 0 }' "a.$f")
+	row=$(awk -F'\t' -v f="$f" '$3 == f { print $1 }' flat.txt)
+	[ "$sum" = "$row" ] || problems="$problems $f:sum=$sum,row=$row"
+done
+if [ -z "$problems" ]; then ok kernel-sums; else bad kernel-sums "$problems"; fi
+# The source lines: each heading's text is that line of its file.
+awk -F'\t' '$4 ~ /:[0-9]+$/ { print $4 "\t" $5 }' a.lock >headings
+check kernel-headings [ -s headings ]
+mismatch=0
+while IFS=$'\t' read -r place text; do
+	file=${place%:*} line=${place##*:}
+	real=$(sed -n "${line}p" "$top/$file" | sed 's/^[ \t]*//' | tr '\t' ' ' | cut -c1-100)
+	[ "$real" = "$text" ] || mismatch=$((mismatch + 1))
+done <headings
+check kernel-heading-text [ "$mismatch" = 0 ]
+check kernel-in-lock-c grep -q $'^\t\t\tkern/lock.c:[0-9]*\t' a.lock
+
+summary annotate

@@ -1,0 +1,497 @@
+/*
+ * faults TEST [ROUNDS]: races that hostile programs found on several
+ * processors, each checked as an invariant, never as a time
+ * (tools/test/faults.sh).  Each test prints "faults: TEST: ok", or a
+ * line per broken promise and then "faults: TEST: failed" (exit 1).
+ *
+ *	append	8 processes, each with its own open of one file with
+ *		O_APPEND, write 200 records each: every record is in the
+ *		file once, whole.  Then 4 write 4 blocks of 96 KB each,
+ *		more than the root file system copies between scheduling
+ *		points: every block is whole, and there once.  And after
+ *		an append the offset is the end.
+ *	kill	a kill lands in every state: a child killed while it is
+ *		forked (by a thread that kills its pid as soon as there
+ *		is one), runnable or running, asleep in a sleep, a pipe's
+ *		read or write, a wait, or for a channel's lock, dies with
+ *		status 255, and kill returned 0; one killed as it exits
+ *		dies either way, and kill returned 0 or ESRCH.  A lost kill
+ *		shows as status 7: each child exits so when what it waits
+ *		for ends (half a second's sleep, or the pipe's other end
+ *		closed), rather than hang.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+enum {
+	Lost	= 7,	/* a child's status when the kill did not land */
+	Killed	= 255,	/* the status of a killed process */
+	Forkmem	= 4<<20,	/* for fork to copy, at its scheduling points */
+	Nappend	= 8,		/* writers of records */
+	Nrec	= 200,		/* records each writes */
+	Reclen	= 16,		/* bytes in a record */
+	Nbig	= 4,		/* writers of blocks */
+	Bigblocks	= 4,	/* blocks each writes */
+	Bigsize	= 96*1024,	/* bytes in a block: past the root file system's 64 KB pieces */
+};
+
+static int	failures;
+static char	*test;
+
+static void
+fail(const char *what, long r)
+{
+	char msg[ERRMAX];
+
+	msg[0] = '\0';
+	if(r == -1)
+		errstr(msg, sizeof msg);
+	printf("faults: %s: FAIL %s (%ld%s%s)\n", test, what, r, msg[0] ? ": " : "", msg);
+	failures++;
+}
+
+/* Busy for about n turns of a loop, to vary where a kill lands. */
+static void
+delay(int n)
+{
+	volatile int i;
+
+	for(i = 0; i < n*1000; i++)
+		;
+}
+
+/* Wait for pid, which must die of a kill. */
+static void
+reap(const char *what, int pid)
+{
+	char msg[64];
+	int st, r;
+
+	if((r = wait(&st)) != pid){
+		snprintf(msg, sizeof msg, "%s: wait", what);
+		fail(msg, r);
+	}else if(st != Killed){
+		snprintf(msg, sizeof msg, "%s: exit status %d, not killed", what, st);
+		fail(msg, st);
+	}
+}
+
+/* Kill pid, which must be there to kill. */
+static void
+mustkill(const char *what, int pid)
+{
+	char msg[64];
+	int r;
+
+	if((r = kill(pid)) != 0){
+		snprintf(msg, sizeof msg, "%s: kill", what);
+		fail(msg, r);
+	}
+}
+
+/*
+ * Shared with the killer thread: it kills target as soon as the pid
+ * exists, and sets done.  Pids are never reused and the test forks
+ * alone, so the next child's pid is the last one's plus one.
+ */
+static volatile int	target, done, quit;
+
+static void
+killer(void)
+{
+	int t;
+
+	while(!quit){
+		if((t = target) != 0 && !done && kill(t) == 0){
+			target = 0;
+			done = 1;
+		}
+	}
+	exit(0);
+}
+
+/* Killed while fork makes it: the kill is there before the child first runs. */
+static void
+forking(int rounds)
+{
+	int i, pid, kpid, next;
+	char *mem;
+
+	/* Memory for fork to copy: the child is Embryo the longer. */
+	if((mem = sbrk(Forkmem)) == (void*)-1){
+		fail("sbrk", -1);
+		return;
+	}
+	memset(mem, 1, Forkmem);
+	if((kpid = rfork(RFPROC|RFMEM)) == 0)
+		killer();
+	if(kpid < 0){
+		fail("rfork", kpid);
+		return;
+	}
+	next = kpid + 1;
+	for(i = 0; i < rounds; i++){
+		done = 0;
+		target = next;
+		if((pid = fork()) == 0){
+			sleep(500);
+			exit(Lost);
+		}
+		if(pid != next){
+			fail("fork: pid not the next", pid);
+			break;
+		}
+		next = pid + 1;
+		while(!done)
+			sleep(1);
+		reap("fork", pid);
+	}
+	quit = 1;
+	target = 0;
+	if(wait(NULL) != kpid)
+		fail("wait for the killer", -1);
+}
+
+/* A child spinning in user mode, runnable or running, as there are more than processors. */
+static void
+running(int n)
+{
+	int pid[16], i, st = 0;
+
+	for(i = 0; i < n; i++)
+		if((pid[i] = fork()) == 0)
+			for(;;)
+				;
+	for(i = 0; i < n; i++)
+		mustkill("running", pid[i]);
+	for(i = 0; i < n; i++)
+		if(wait(&st) < 0 || st != Killed)
+			fail("running: not killed", st);
+}
+
+/* Asleep in sleep, or on its way there. */
+static void
+sleeping(int rounds)
+{
+	int i, pid;
+
+	for(i = 0; i < rounds; i++){
+		if((pid = fork()) == 0){
+			sleep(500);
+			exit(Lost);
+		}
+		delay(i % 4);
+		mustkill("sleep", pid);
+		reap("sleep", pid);
+	}
+}
+
+/* Asleep in a pipe's read (or with write, its write, the pipe full). */
+static void
+piping(int rounds, int write1)
+{
+	static char buf[8192];
+	char *what = write1 ? "pipe write" : "pipe read";
+	int i, pid, fd[2];
+
+	for(i = 0; i < rounds; i++){
+		if(pipe(fd) < 0){
+			fail("pipe", -1);
+			return;
+		}
+		if((pid = fork()) == 0){
+			if(write1)
+				write(fd[1], buf, sizeof buf);
+			else{
+				close(fd[1]);
+				read(fd[0], buf, 1);
+			}
+			exit(Lost);
+		}
+		delay(i % 4);
+		mustkill(what, pid);
+		/* A lost kill: the child's read or write then ends. */
+		close(fd[0]);
+		close(fd[1]);
+		reap(what, pid);
+	}
+}
+
+/* Asleep in wait, for a child that waits on a pipe. */
+static void
+waiting(int rounds)
+{
+	char c;
+	int i, pid, fd[2];
+
+	for(i = 0; i < rounds; i++){
+		if(pipe(fd) < 0){
+			fail("pipe", -1);
+			return;
+		}
+		if((pid = fork()) == 0){
+			if(fork() == 0){
+				close(fd[1]);
+				read(fd[0], &c, 1);
+				exit(0);
+			}
+			wait(NULL);
+			exit(Lost);
+		}
+		delay(i % 4);
+		mustkill("wait", pid);
+		close(fd[0]);
+		close(fd[1]);
+		reap("wait", pid);
+	}
+}
+
+/*
+ * Asleep for a channel's lock: a child holds the read end's lock,
+ * reading an empty pipe, while a second waits for it on the same
+ * descriptor.  The second is killed first.
+ */
+static void
+locked(int rounds)
+{
+	char c;
+	int i, holder, waiter, fd[2];
+
+	for(i = 0; i < rounds; i++){
+		if(pipe(fd) < 0){
+			fail("pipe", -1);
+			return;
+		}
+		if((holder = fork()) == 0){
+			read(fd[0], &c, 1);
+			exit(Lost);
+		}
+		sleep(2);
+		if((waiter = fork()) == 0){
+			read(fd[0], &c, 1);
+			exit(Lost);
+		}
+		delay(i % 4);
+		mustkill("lock", waiter);
+		reap("lock", waiter);
+		mustkill("lock holder", holder);
+		close(fd[0]);
+		close(fd[1]);
+		reap("lock holder", holder);
+	}
+}
+
+/* Killed as it exits: it dies, and the kill succeeds or finds no process. */
+static void
+exiting(int rounds)
+{
+	int i, pid = 0, st, r;
+
+	for(i = 0; i < rounds; i++){
+		if((pid = fork()) == 0)
+			exit(0);
+		delay(i % 4);
+		while((r = kill(pid)) == 0)
+			;
+		if(errno != ESRCH)
+			fail("exit: kill", r);
+		if((r = wait(&st)) != pid || (st != 0 && st != Killed))
+			fail("exit: wait", r == pid ? st : r);
+	}
+	if((r = kill(pid)) != -1 || errno != ESRCH)
+		fail("kill of a process gone", r);
+}
+
+/*
+ * Writers that open path each with O_APPEND, all started at once (a
+ * pipe's close): writer w writes n blocks of len bytes, block b filled
+ * by fill(w, b) (records end in a newline).
+ */
+static void
+appenders(const char *path, int nw, int n, int len, void (*fill)(char*, int, int, int))
+{
+	char *buf, c;
+	int w, b, fd, go[2], st;
+
+	if(pipe(go) < 0){
+		fail("append: pipe", -1);
+		return;
+	}
+	for(w = 0; w < nw; w++){
+		if(fork() != 0)
+			continue;
+		close(go[1]);
+		if((fd = open(path, O_WRONLY|O_APPEND)) < 0 || (buf = malloc(len)) == NULL)
+			exit(1);
+		read(go[0], &c, 1);
+		for(b = 0; b < n; b++){
+			fill(buf, w, b, len);
+			if(write(fd, buf, len) != len)
+				exit(1);
+		}
+		exit(0);
+	}
+	close(go[0]);
+	close(go[1]);
+	for(w = 0; w < nw; w++)
+		if(wait(&st) < 0 || st != 0)
+			fail("append: a writer failed", st);
+}
+
+/* A record: "wW rRRRR", dots, a newline. */
+static void
+record(char *buf, int w, int r, int len)
+{
+	int k = snprintf(buf, len, "w%d r%04d", w, r);
+
+	memset(buf + k, '.', len - 1 - k);
+	buf[len - 1] = '\n';
+}
+
+/* A block: one byte, the writer's and the block's, throughout. */
+static void
+block(char *buf, int w, int b, int len)
+{
+	memset(buf, 'A' + w*Bigblocks + b, len);
+}
+
+/* The file's records: each of nw writers' n there once, whole, and nothing else. */
+static void
+checkrecords(const char *path, int nw, int n)
+{
+	static char seen[Nappend][Nrec], buf[Reclen*Nappend*Nrec + 1];
+	char want[Reclen];
+	long got = 0, r;
+	int fd, i, w, k;
+
+	memset(seen, 0, sizeof seen);
+	if((fd = open(path, O_RDONLY)) < 0){
+		fail("append: open to check", fd);
+		return;
+	}
+	while(got < (long)sizeof buf && (r = read(fd, buf + got, sizeof buf - got)) > 0)
+		got += r;
+	close(fd);
+	if(got != (long)Reclen*nw*n)
+		fail("append: file length, not the records' sum", got);
+	for(i = 0; i + Reclen <= got; i += Reclen){
+		if(buf[i] != 'w' || (w = buf[i+1] - '0') < 0 || w >= nw
+		|| (k = strtol(buf + i + 4, NULL, 10)) < 0 || k >= n){
+			fail("append: a record torn at byte", i);
+			continue;
+		}
+		record(want, w, k, Reclen);
+		if(memcmp(want, buf + i, Reclen) != 0)
+			fail("append: a record torn at byte", i);
+		else if(seen[w][k]++)
+			fail("append: a record twice, at byte", i);
+	}
+	for(w = 0; w < nw; w++)
+		for(k = 0; k < n; k++)
+			if(!seen[w][k])
+				fail("append: a record lost, writer*1000+record", w*1000 + k);
+}
+
+/* The file's blocks: each whole, each there once. */
+static void
+checkblocks(const char *path, int nw, int n, int len)
+{
+	char seen[Nbig*Bigblocks], *buf;
+	long got, r;
+	int fd, i, j, b;
+
+	memset(seen, 0, sizeof seen);
+	if((fd = open(path, O_RDONLY)) < 0 || (buf = malloc(len)) == NULL){
+		fail("append: open to check", fd);
+		return;
+	}
+	for(i = 0;; i++){
+		for(got = 0; got < len && (r = read(fd, buf + got, len - got)) > 0; got += r)
+			;
+		if(got == 0)
+			break;
+		for(j = 0; j < got && buf[j] == buf[0]; j++)
+			;
+		b = buf[0] - 'A';
+		if(got != len || j != len || b < 0 || b >= nw*n)
+			fail("append: a block torn, block", i);
+		else if(seen[b]++)
+			fail("append: a block twice, block", i);
+	}
+	close(fd);
+	free(buf);
+	if(i != nw*n)
+		fail("append: blocks in the file", i);
+}
+
+static void
+testappend(void)
+{
+	char *path = "/tmp/faults.append";
+	int fd;
+
+	if((fd = open(path, O_WRONLY|O_CREAT|O_TRUNC)) < 0){
+		fail("append: create", fd);
+		return;
+	}
+	close(fd);
+	appenders(path, Nappend, Nrec, Reclen, record);
+	checkrecords(path, Nappend, Nrec);
+	if((fd = open(path, O_WRONLY|O_TRUNC)) < 0){
+		fail("append: truncate", fd);
+		return;
+	}
+	close(fd);
+	appenders(path, Nbig, Bigblocks, Bigsize, block);
+	checkblocks(path, Nbig, Bigblocks, Bigsize);
+	/* One more, at a stale offset: it lands at the end, and the offset follows. */
+	if((fd = open(path, O_RDWR|O_APPEND)) < 0 || seek(fd, 0, SEEK_SET) != 0
+	|| write(fd, "x", 1) != 1 || seek(fd, 0, SEEK_CUR) != (long)Nbig*Bigblocks*Bigsize + 1)
+		fail("append: the offset after an append", fd);
+	close(fd);
+	remove(path);
+}
+
+static void
+testkill(int rounds)
+{
+	forking(rounds);
+	running(12);
+	sleeping(rounds);
+	piping(rounds, 0);
+	piping(rounds, 1);
+	waiting(rounds);
+	locked(rounds);
+	exiting(rounds);
+}
+
+int
+main(int argc, char **argv)
+{
+	int rounds;
+
+	if(argc < 2){
+		fprintf(stderr, "usage: faults append | kill [rounds]\n");
+		return 2;
+	}
+	test = argv[1];
+	rounds = argc > 2 ? atoi(argv[2]) : 50;
+	if(strcmp(test, "kill") == 0)
+		testkill(rounds);
+	else if(strcmp(test, "append") == 0)
+		testappend();
+	else{
+		fprintf(stderr, "faults: unknown test %s\n", test);
+		return 2;
+	}
+	if(failures){
+		printf("faults: %s: failed\n", test);
+		return 1;
+	}
+	printf("faults: %s: ok\n", test);
+	return 0;
+}
