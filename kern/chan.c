@@ -303,17 +303,44 @@ namec(char *path, char *last)
 	return c;
 }
 
-/* The union that binding cn at co makes, in u: its size, or -1.  mountlk must be held. */
-static int
-newunion(Chan *cn, Chan *co, int flag, Chan **u)
+/*
+ * The directory that co names, as a mount point: co was walked to
+ * before mountlk was taken, and so reflects the mount table as it was
+ * then.  Through a bind, co is the union's first directory and the
+ * directory bound over is its mount's from.
+ */
+static Chan*
+mountpoint(Chan *co)
 {
-	Chan *dirs[NUNION];
-	int i, n, nu = 0;
+	return co->mnt != nil ? co->mnt->from : co;
+}
+
+/*
+ * The bind in force on directory at now, or nil: not co->mnt, which
+ * another processor's bind or unmount may have made stale since co
+ * was walked to.  mountlk must be held.
+ */
+static Mount*
+mountnow(Chan *at)
+{
+	int i;
+
+	return (i = findmount(at)) >= 0 ? mounts[i] : nil;
+}
+
+/*
+ * The union that binding cn at directory at makes, in u, m being the
+ * bind in force there: its size, or -1.  mountlk must be held.
+ */
+static int
+newunion(Chan *cn, Chan *at, Mount *m, int flag, Chan **u)
+{
+	Chan **dirs = m != nil ? m->to : &at;
+	int i, n = m != nil ? m->n : 1, nu = 0;
 
 	if(flag == MBEFORE)
 		u[nu++] = cn;
 	if(flag != MREPL){
-		n = union1(co, dirs);
 		for(i = 0; i < n; i++){
 			if(eqchan(dirs[i], cn))
 				continue;
@@ -328,17 +355,16 @@ newunion(Chan *cn, Chan *co, int flag, Chan **u)
 }
 
 /*
- * The mount point at co: the one there is, or a new one with an empty
- * union.  mountlk must be held.
+ * The mount point at directory at: m, the one there is, or a new one
+ * with an empty union.  mountlk must be held.
  */
 static Mount*
-mountat(Chan *co)
+mountat(Chan *at, Mount *m)
 {
-	Mount *m;
 	int i;
 
-	if(co->mnt != nil)
-		return co->mnt;
+	if(m != nil)
+		return m;
 	reclaim();
 	for(i = 0; i < NMOUNT && mounts[i] != nil; i++)
 		;
@@ -346,7 +372,7 @@ mountat(Chan *co)
 		seterr(ENOMEM, "mount table full");
 		return nil;
 	}
-	if((m = kmalloc(sizeof *m)) == nil || (m->from = cclone(co)) == nil){
+	if((m = kmalloc(sizeof *m)) == nil || (m->from = cclone(at)) == nil){
 		kfree(m);
 		seterr(ENOMEM, nil);
 		return nil;
@@ -365,7 +391,7 @@ mountat(Chan *co)
 int
 kbind(char *new, char *old, int flag)
 {
-	Chan *cn = nil, *co = nil, *u[NUNION];
+	Chan *cn = nil, *co = nil, *at, *u[NUNION];
 	Mount *m;
 	int i, nu, r = -1;
 
@@ -377,7 +403,9 @@ kbind(char *new, char *old, int flag)
 		seterr(ENOTDIR, "bind: directory and file");
 	else{
 		lock(&mountlk);
-		if((nu = newunion(cn, co, flag, u)) >= 0 && (m = mountat(co)) != nil){
+		at = mountpoint(co);
+		m = mountnow(at);
+		if((nu = newunion(cn, at, m, flag, u)) >= 0 && (m = mountat(at, m)) != nil){
 			/* The union takes over cn's reference, and one more of each other. */
 			if(cn->mnt != nil){
 				mntclose(cn->mnt);
@@ -421,25 +449,25 @@ kunmount(char *new, char *old)
 		return -1;
 	}
 	lock(&mountlk);
-	m = co->mnt;
-	for(i = 0; i < NMOUNT && (m == nil || mounts[i] != m); i++)
-		;
-	if(i == NMOUNT)
+	if((i = findmount(mountpoint(co))) < 0)
 		r = seterr(EINVAL, "not mounted");
-	else if(cn != nil){
-		for(j = 0; j < m->n && !eqchan(m->to[j], cn); j++)
-			;
-		if(j == m->n)
-			r = seterr(ENOENT, "not in the union");
-		else{
-			cclose(m->to[j]);
-			m->n--;
-			memmove(&m->to[j], &m->to[j + 1], (m->n - j)*sizeof m->to[0]);
+	else{
+		m = mounts[i];
+		if(cn != nil){
+			for(j = 0; j < m->n && !eqchan(m->to[j], cn); j++)
+				;
+			if(j == m->n)
+				r = seterr(ENOENT, "not in the union");
+			else{
+				cclose(m->to[j]);
+				m->n--;
+				memmove(&m->to[j], &m->to[j + 1], (m->n - j)*sizeof m->to[0]);
+			}
 		}
-	}
-	if(r == 0 && (cn == nil || m->n == 0)){
-		mounts[i] = nil;
-		mntclose(m);
+		if(r == 0 && (cn == nil || m->n == 0)){
+			mounts[i] = nil;
+			mntclose(m);
+		}
 	}
 	unlock(&mountlk);
 	if(cn != nil)

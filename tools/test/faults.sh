@@ -7,6 +7,8 @@
 # many rounds, never a time:
 #   append: writers on channels of their own, each with O_APPEND, lose
 #   and double nothing, records or 96 KB blocks;
+#   mounts: threads that bind onto one new directory at once each find
+#   their bind there until their unmount, and gone after;
 #   kill: a kill lands in every state a process can be in (forked but
 #   not yet run, running, asleep in sleep, a pipe, wait or a channel's
 #   lock, exiting): it dies, or the kill fails.
@@ -17,6 +19,7 @@ cd "$(dirname "$0")/../.." || exit 1
 
 run='cat /dev/textsum; cat /dev/sysstat
 faults append
+faults mounts 200
 faults kill 30
 sleep 1; cat /dev/sysstat; cat /dev/textsum'
 
@@ -24,6 +27,7 @@ for how in "-d -p 2" "-d -p 4" "-d -p 8" "-p 4"; do
 	name=$(tr -d ' ' <<<"$how")
 	guest $how -a 'hz=10000' -t 300 -c "$run"
 	has "append$name" '^faults: append: ok$'
+	has "mounts$name" '^faults: mounts: ok$'
 	has "kill$name" '^faults: kill: ok$'
 	hasnt "no-failure$name" 'FAIL|panic'
 	textintact "text-intact$name"

@@ -10,6 +10,10 @@
  *		more than the root file system copies between scheduling
  *		points: every block is whole, and there once.  And after
  *		an append the offset is the end.
+ *	mounts	each round, 4 threads bind a directory each onto one new
+ *		directory at once, union before or after: each finds its
+ *		bind there, unmounts it, and finds it gone; then none is
+ *		there.
  *	kill	a kill lands in every state: a child killed while it is
  *		forked (by a thread that kills its pid as soon as there
  *		is one), runnable or running, asleep in a sleep, a pipe's
@@ -37,6 +41,7 @@ enum {
 	Nbig	= 4,		/* writers of blocks */
 	Bigblocks	= 4,	/* blocks each writes */
 	Bigsize	= 96*1024,	/* bytes in a block: past the root file system's 64 KB pieces */
+	Nbinders	= 4,	/* threads that bind onto one new directory at once */
 };
 
 static int	failures;
@@ -456,6 +461,80 @@ testappend(void)
 	remove(path);
 }
 
+/*
+ * Shared with the mount workers: each binds its own directory onto
+ * the round's new one, at once, and checks its bind is there until its
+ * unmount and gone after.
+ */
+static volatile int	mgo;
+static volatile int	mbad[Nbinders][3];	/* not there after bind; unmount failed; there after unmount */
+
+static void
+binder(int w, char *at)
+{
+	char dir[32], file[48];
+	struct Dir d;
+
+	snprintf(dir, sizeof dir, "/tmp/fm/a%d", w);
+	snprintf(file, sizeof file, "%s/f%d", at, w);
+	while(!mgo)
+		;
+	if(bind(dir, at, w % 2 ? MBEFORE : MAFTER) < 0 || stat(file, &d) < 0)
+		mbad[w][0]++;
+	if(unmount(dir, at) < 0)
+		mbad[w][1]++;
+	if(stat(file, &d) == 0)
+		mbad[w][2]++;
+	_exit(0);
+}
+
+static void
+testmounts(int rounds)
+{
+	static char *what[3] = { "a bind not there after it", "an unmount failed", "a bind there after its unmount" };
+	char at[32], path[48];
+	struct Dir d;
+	int r, w, fd, n[3] = { 0, 0, 0 };
+
+	mkdir("/tmp/fm");
+	for(w = 0; w < Nbinders; w++){
+		snprintf(path, sizeof path, "/tmp/fm/a%d", w);
+		mkdir(path);
+		snprintf(path, sizeof path, "/tmp/fm/a%d/f%d", w, w);
+		if((fd = open(path, O_WRONLY|O_CREAT)) < 0)
+			fail("mounts: create", fd);
+		close(fd);
+	}
+	for(r = 0; r < rounds; r++){
+		snprintf(at, sizeof at, "/tmp/fm/t%d", r);
+		if(mkdir(at) < 0){
+			fail("mounts: mkdir", -1);
+			break;
+		}
+		mgo = 0;
+		for(w = 0; w < Nbinders; w++)
+			if(rfork(RFPROC|RFMEM) == 0)
+				binder(w, at);
+		mgo = 1;
+		for(w = 0; w < Nbinders; w++)
+			wait(NULL);
+		for(w = 0; w < Nbinders; w++){
+			snprintf(path, sizeof path, "%s/f%d", at, w);
+			if(stat(path, &d) == 0)
+				fail("mounts: a bind there after every unmount, round", r);
+		}
+		unmount(NULL, at);	/* the union of at alone, which the binds after it leave */
+		if(remove(at) < 0)
+			fail("mounts: remove", -1);
+	}
+	for(w = 0; w < Nbinders; w++)
+		for(r = 0; r < 3; r++)
+			n[r] += mbad[w][r];
+	for(r = 0; r < 3; r++)
+		if(n[r] > 0)
+			fail(what[r], n[r]);
+}
+
 static void
 testkill(int rounds)
 {
@@ -475,7 +554,7 @@ main(int argc, char **argv)
 	int rounds;
 
 	if(argc < 2){
-		fprintf(stderr, "usage: faults append | kill [rounds]\n");
+		fprintf(stderr, "usage: faults append | kill [rounds] | mounts [rounds]\n");
 		return 2;
 	}
 	test = argv[1];
@@ -484,6 +563,8 @@ main(int argc, char **argv)
 		testkill(rounds);
 	else if(strcmp(test, "append") == 0)
 		testappend();
+	else if(strcmp(test, "mounts") == 0)
+		testmounts(rounds);
 	else{
 		fprintf(stderr, "faults: unknown test %s\n", test);
 		return 2;
