@@ -68,7 +68,13 @@ volatile uint	kprofon;	/* counting */
 
 static Kpcount	kpcount[MAXMACH][2];	/* each processor's counts and a spare */
 static uint	ncell;		/* of cell in use: 2 + the bins of kernel text */
-static Lock	kproflk = { .name = "kprof" };	/* kpctl's commands, and the snapshot that kpstack's reads make below */
+/*
+ * kpctl's commands, and the snapshot that kpstack's reads make below:
+ * a QLock, as a read takes scheduling points while it holds it (on 8
+ * processors with full tables a snapshot is some 50 ms of work), and
+ * the readers that wait for it sleep rather than spin.
+ */
+static QLock	kproflk = { .lk.name = "kprof" };
 static uint	left[KPncell];	/* kpstack: each bin's kernel ticks that no stack kept holds */
 static uint	total[MAXMACH][KPnstack];	/* and each kept stack's ticks, over the processors; 0 for a repeat */
 
@@ -352,9 +358,11 @@ lookup(Kpcount *t, Kpcount *k, Kpstack *s)
  * the processors, in total[] for the first processor that has it;
  * and what of each bin's ticks the stacks kept do not hold, in left[]:
  * the stacks cut to nothing.  Every kernel tick is in one or the other,
- * so, profiling stopped, the lines' counts sum to cell 1.
+ * so, profiling stopped, the lines' counts sum to cell 1.  A
+ * scheduling point every stack and every 1024 cells: -1 if the reader
+ * is killed meanwhile.
  */
-static void
+static int
 snapshot(void)
 {
 	Kpcount *k;
@@ -362,11 +370,16 @@ snapshot(void)
 	uint i, b, t;
 	int j, l;
 
-	for(i = 2; i < ncell; i++)
+	for(i = 2; i < ncell; i++){
+		if(i % 1024 == 0 && schedpoint() < 0)
+			return -1;
 		left[i] = cell(i);
+	}
 	for(l = 0; l < nmach; l++){
 		k = mach[l].kp;
 		for(i = 0; i < KPnstack; i++){
+			if(schedpoint() < 0)
+				return -1;
 			s = &k->stack[i];
 			total[l][i] = 0;
 			if(s->count == 0)
@@ -396,6 +409,7 @@ snapshot(void)
 			left[b] = 0;
 		}
 	}
+	return 0;
 }
 
 /* Decimal digits of n. */
@@ -441,7 +455,10 @@ line(char *buf, long len, uvlong off, uvlong *pos, uint count, uint *pc, uint n)
 	return m;
 }
 
-/* kpstack: the snapshot's lines from off, kept stacks first, then the cut ones by bin. */
+/*
+ * kpstack: the snapshot's lines from off, kept stacks first, then the
+ * cut ones by bin; a scheduling point every stack, as in snapshot.
+ */
 static long
 stackread(char *buf, long len, uvlong off)
 {
@@ -450,19 +467,28 @@ stackread(char *buf, long len, uvlong off)
 	uint i, pc;
 	int l;
 
-	lock(&kproflk);
-	snapshot();
+	if(qlockintr(&kproflk) < 0)
+		return -1;
+	if(snapshot() < 0){
+		qunlock(&kproflk);
+		return -1;
+	}
 	for(l = 0; l < nmach && pos < off + len; l++)
-		for(i = 0; i < KPnstack && pos < off + len; i++)
+		for(i = 0; i < KPnstack && pos < off + len; i++){
+			if(schedpoint() < 0){
+				qunlock(&kproflk);
+				return -1;
+			}
 			if(total[l][i] != 0)
 				n += line(buf, len, off, &pos, total[l][i],
 					mach[l].kp->pc + mach[l].kp->stack[i].off, mach[l].kp->stack[i].n);
+		}
 	for(i = KPBIN; i < ncell && pos < off + len; i++)
 		if(left[i] != 0){
 			pc = (uint)text + ((i - KPBIN) << KPBINSHIFT);
 			n += line(buf, len, off, &pos, left[i], &pc, 1);
 		}
-	unlock(&kproflk);
+	qunlock(&kproflk);
 	return n;
 }
 
@@ -522,7 +548,8 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 	 */
 	if(parsecmd(&cb, buf, n) < 0 || (ct = lookupcmd(&cb, kpctlmsg, nelem(kpctlmsg))) == nil)
 		return -1;
-	lock(&kproflk);
+	if(qlockintr(&kproflk) < 0)
+		return -1;
 	switch(ct->index){
 	case CMstart:
 		KPMARK("kpon");
@@ -557,7 +584,7 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 			nmiclock(1);
 		break;
 	}
-	unlock(&kproflk);
+	qunlock(&kproflk);
 	return n;
 }
 

@@ -22,13 +22,15 @@
  *		call's device read or write, which takes the locks below)
  *	rootfile	dev/devroot.c: a file's data (a QLock each, held across
  *		a whole read or write of it, which takes the locks below)
+ *	kprof	dev/devkprof.c: kpctl's commands and kpstack's reads (a
+ *		QLock, held across a read's scheduling points; kprof's NMI
+ *		takes none)
  *	mounts	kern/chan.c: the mount table, and each union
  *	root	dev/devroot.c: the root file system's tree
  *	pipe	dev/devpipe.c: the list of pipes, and each pipe
  *	chan	kern/chan.c: channels' and mounts' reference counts
  *	pages	kern/alloc.c: the free pages
  *	heap	kern/alloc.c: the heap
- *	kprof	dev/devkprof.c: kpctl's commands, kpstack's reads (kprof's NMI takes none)
  *	qlock	kern/lock.c: each QLock's own state
  *	image	kern/image.c: an image's threads and count (its memory is
  *		the QLock mem, taken first: held across sbrk's and fork's

@@ -9,6 +9,9 @@
 #   and double nothing, records or 96 KB blocks;
 #   mounts: threads that bind onto one new directory at once each find
 #   their bind there until their unmount, and gone after;
+#   kpread (under -d only, where ticks are the guest's instructions):
+#   with kprof's stack tables full, one reader of #T/kpstack a
+#   processor, and another process's sleep(100) takes at most 110 ms;
 #   kill: a kill lands in every state a process can be in (forked but
 #   not yet run, running, asleep in sleep, a pipe, wait or a channel's
 #   lock, exiting): it dies, or the kill fails.
@@ -21,14 +24,23 @@ run='cat /dev/textsum; cat /dev/sysstat
 faults append
 faults mounts 200
 faults kill 30
+KPREAD
 sleep 1; cat /dev/sysstat; cat /dev/textsum'
 
 for how in "-d -p 2" "-d -p 4" "-d -p 8" "-p 4"; do
 	name=$(tr -d ' ' <<<"$how")
-	guest $how -a 'hz=10000' -t 300 -c "$run"
+	case $how in
+	-d*) kp='faults kpread' ;;
+	*) kp='' ;;
+	esac
+	guest $how -a 'hz=10000' -t 300 -c "${run/KPREAD/$kp}"
 	has "append$name" '^faults: append: ok$'
 	has "mounts$name" '^faults: mounts: ok$'
 	has "kill$name" '^faults: kill: ok$'
+	if [ -n "$kp" ]; then
+		has "kpread$name" '^faults: kpread: ok$'
+		sed -nE 's/^faults: kpread: (.*)/kpread '"$how"': \1/p' <<<"$out"
+	fi
 	hasnt "no-failure$name" 'FAIL|panic'
 	textintact "text-intact$name"
 	pagesback "pages-back$name"

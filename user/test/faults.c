@@ -14,6 +14,11 @@
  *		directory at once, union before or after: each finds its
  *		bind there, unmounts it, and finds it gone; then none is
  *		there.
+ *	kpread	with kprof's stack tables full, one reader of #T/kpstack
+ *		a processor, reading it whole again and again, while this
+ *		process sleeps 100 ms three times: each sleep takes at
+ *		most 110 ms, in clock ticks (a read takes scheduling
+ *		points, and its waiters sleep).
  *	kill	a kill lands in every state: a child killed while it is
  *		forked (by a thread that kills its pid as soon as there
  *		is one), runnable or running, asleep in a sleep, a pipe's
@@ -30,6 +35,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include "clock.h"
 
 enum {
 	Lost	= 7,	/* a child's status when the kill did not land */
@@ -42,6 +48,7 @@ enum {
 	Bigblocks	= 4,	/* blocks each writes */
 	Bigsize	= 96*1024,	/* bytes in a block: past the root file system's 64 KB pieces */
 	Nbinders	= 4,	/* threads that bind onto one new directory at once */
+	MAXMACH	= 8,		/* processors at most */
 };
 
 static int	failures;
@@ -535,6 +542,97 @@ testmounts(int rounds)
 			fail(what[r], n[r]);
 }
 
+/* Write msg to the file path; -1 if it fails. */
+static int
+ctl(char *path, char *msg)
+{
+	int fd, r;
+
+	if((fd = open(path, O_WRONLY)) < 0)
+		return -1;
+	r = write(fd, msg, strlen(msg)) == (long)strlen(msg) ? 0 : -1;
+	close(fd);
+	return r;
+}
+
+/* The processors, from kpctl's status line ("... cpus N ..."). */
+static int
+ncpus(void)
+{
+	char buf[256], *p;
+	long n;
+	int fd;
+
+	if((fd = open("#T/kpctl", O_RDONLY)) < 0)
+		return 1;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return (p = strstr(buf, "cpus ")) != NULL ? atoi(p + 5) : 1;
+}
+
+/* Read kpstack whole, in 8 KB pieces, over and over, until killed. */
+static void
+kpreader(void)
+{
+	static char buf[8192];
+	int fd;
+
+	for(;;){
+		if((fd = open("#T/kpstack", O_RDONLY)) < 0)
+			exit(1);
+		while(read(fd, buf, sizeof buf) > 0)
+			;
+		close(fd);
+	}
+}
+
+/*
+ * kpread: with kprof's stack tables filled on every processor (#S's
+ * tree, one spinner a processor), one reader of kpstack a processor;
+ * meanwhile this process sleeps 100 ms three times, and says how long
+ * each took in clock ticks.
+ */
+static void
+testkpread(void)
+{
+	unsigned int hz, t0, t, worst = 0;
+	int i, n = ncpus(), pid[MAXMACH], st;
+
+	if(n > MAXMACH)
+		n = MAXMACH;
+	if(ctl("#T/kpctl", "startclr") < 0){
+		fail("kpread: kpctl startclr", -1);
+		return;
+	}
+	for(i = 0; i < n; i++)
+		if(fork() == 0)
+			exit(ctl("#S/spinctl", "t 3000") < 0);
+	for(i = 0; i < n; i++)
+		if(wait(&st) < 0 || st != 0)
+			fail("kpread: a spinner", st);
+	ctl("#T/kpctl", "stop");
+	for(i = 0; i < n; i++)
+		if((pid[i] = fork()) == 0)
+			kpreader();
+	sleep(50);	/* the readers at work */
+	for(i = 0; i < 3; i++){
+		t0 = clockticks(&hz);
+		sleep(100);
+		t = clockticks(&hz) - t0;
+		if(t > worst)
+			worst = t;
+	}
+	for(i = 0; i < n; i++)
+		kill(pid[i]);
+	for(i = 0; i < n; i++)
+		if(wait(&st) < 0 || st != Killed)
+			fail("kpread: a reader, not killed", st);
+	printf("faults: kpread: %d readers; sleep(100) took at most %u ticks at %u hz\n", n, worst, hz);
+	if(hz == 0 || worst > hz*110/1000)
+		fail("kpread: sleep(100) over 110 ms, in ticks", worst);
+}
+
 static void
 testkill(int rounds)
 {
@@ -554,7 +652,7 @@ main(int argc, char **argv)
 	int rounds;
 
 	if(argc < 2){
-		fprintf(stderr, "usage: faults append | kill [rounds] | mounts [rounds]\n");
+		fprintf(stderr, "usage: faults append | kill [rounds] | kpread | mounts [rounds]\n");
 		return 2;
 	}
 	test = argv[1];
@@ -565,6 +663,8 @@ main(int argc, char **argv)
 		testappend();
 	else if(strcmp(test, "mounts") == 0)
 		testmounts(rounds);
+	else if(strcmp(test, "kpread") == 0)
+		testkpread();
 	else{
 		fprintf(stderr, "faults: unknown test %s\n", test);
 		return 2;
