@@ -212,7 +212,7 @@ tools:V: o/host/kprof o/host/srcline o/host/prof o/host/kpexact.so ${HOSTTESTS:%
 # The formatters' library, user/lib, is compiled for the host from the
 # same files as for the guest.  srcline, the profile by source line,
 # is the host's only: it needs elfutils' libdw.
-KPLIB=user/lib/elfsym.c user/lib/kpdata.c user/lib/kpcmp.c user/lib/kpstack.c user/lib/flame.c
+KPLIB=user/lib/elfsym.c user/lib/kpdata.c user/lib/kpcmp.c user/lib/kpstack.c user/lib/flame.c user/lib/kpproc.c
 # The host's kprof also has -p, pprof's format, through protobuf-c's
 # code for pprof's profile.proto, which is generated here (never kept
 # in the tree), -a, annotated instructions, and -D, differences.
@@ -222,7 +222,7 @@ PPROFHDR=tools/pprof.h o/proto/profile.pb-c.h
 PPROFLIBS=-lprotobuf-c -lz -ldw -lm
 HOSTINC=-iquote tools -iquote o/proto
 KPROFSRC=user/kprof.c $KPLIB tools/kpprof.c tools/annotate.c tools/kpdiff.c $PPROFSRC
-KPROFHDR=user/include/elfsym.h user/include/kpstack.h user/include/kpdata.h kern/kprof.h $PPROFHDR
+KPROFHDR=user/include/elfsym.h user/include/kpstack.h user/include/kpdata.h user/include/kpproc.h kern/kprof.h $PPROFHDR
 SRCLINESRC=tools/srcline.c $KPLIB
 PROFSRC=user/prof.c user/lib/elfsym.c user/lib/gmonread.c $PPROFSRC
 TARTESTSRC=tools/test/tartest.c kern/tar.c

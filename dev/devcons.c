@@ -107,6 +107,36 @@ consinput(int c)
 	unlock(&inlk);
 }
 
+typedef struct Ps {
+	char	*buf;
+	int	n;		/* its size */
+	int	len;		/* of it filled */
+} Ps;
+
+static void
+psline(Proc *p, void *a)
+{
+	static char *states[] = { "unused", "embryo", "sleep", "ready", "run", "zombie" };
+	Ps *ps = a;
+
+	if(p == nil || ps->len >= ps->n)
+		return;
+	ps->len += snprintf(ps->buf + ps->len, ps->n - ps->len, "%5d %5d %-7s %7dK %8d %s\n", p->pid,
+		p->parent ? p->parent->pid : 0, states[p->state],
+		p->img != nil ? (p->img->brk - UTZERO + USTACKSIZE)/1024 : 0, p->ticks, p->name);
+}
+
+/* The text of /dev/ps, a line per process, into buf: its length. */
+static int
+procdump(char *buf, int n)
+{
+	Ps ps = { buf, n, 0 };
+
+	ps.len = snprintf(buf, n, "%5s %5s %-7s %8s %8s %s\n", "pid", "ppid", "state", "mem", "ticks", "name");
+	procsweep(psline, &ps);
+	return ps.len < n ? ps.len : n;
+}
+
 static void
 consinput1(int c)
 {

@@ -5,29 +5,28 @@
  * the tick; if the pc it interrupted is in kernel text, also the 8-byte
  * bin the pc falls in, and the kernel call stack there.  Every
  * processor counts in a Kpcount of its own, so no increment is lost
- * and the NMI takes no lock.  kpdata shows the cells' sums as
- * big-endian 4-byte cells: all ticks, kernel ticks, then one per bin.
- * kpstack shows the stacks, one line per distinct stack, merged over the
- * processors.  kpcpu shows each processor's total and kernel ticks.
- * kpctl takes start, stop and startclr, and reads back a status line.
+ * and the NMI takes no lock.  kpdata shows the cells' sums (kern/kprof.h),
+ * kprof's own cost last (kpself); kpstack the stacks, merged over the
+ * processors; kpcpu each one's ticks.  kpctl takes start, stop, startclr
+ * and interval random|fixed (kern/apic.c), and reads back a status line.
+ * kpproc and kpctl's pid, the scope, are kern/kpproc.c's.
  */
 #include "u.h"
 #include "mem.h"
 #include "dat.h"
 #include "fns.h"
+#include "x86.h"
 #include "kprof.h"
 
 enum {
-	Qctl = 1,
-	Qdata,
-	Qcpu,
-	Qstack,
+	Qctl = 1, Qdata, Qcpu, Qstack, Qproc,
 
 	KPmaxtext	= 128*1024,	/* kernel text at most */
-	KPncell	= KPBIN + (KPmaxtext >> KPBINSHIFT),
+	KPncell	= KPBIN + (KPmaxtext >> KPBINSHIFT) + KPSELF,
 	KPnstack	= 1024,	/* distinct stacks a processor keeps: a power of 2 */
 	KPnpc	= 16384,	/* their pcs, all together */
 	KPprobe	= 16,		/* slots a stack may lie past the one its hash names */
+	Kpoutside	= 27,	/* the NMI's instructions its rdtscs miss: 4 before, 15 + 8 after (objdump -d) */
 };
 
 static Dirtab kprofdir[] = {
@@ -35,6 +34,7 @@ static Dirtab kprofdir[] = {
 	{ "kpdata",	Qdata,	0,	0444 },
 	{ "kpcpu",	Qcpu,	0,	0444 },
 	{ "kpstack",	Qstack,	0,	0444 },
+	{ "kpproc",	Qproc,	0,	0444 },
 };
 
 /*
@@ -51,23 +51,19 @@ typedef struct Kpstack {
 
 /* One processor's counts: what its NMI adds to, and what startclr swaps. */
 struct Kpcount {
-	uint	cell[KPncell];	/* kpdata's cells, in host order */
+	uint	cell[KPncell];	/* kpdata's cells, in host order; the last is kpself's, never counted in */
+	uvlong	cycles;		/* time-stamp counts in the NMI, with Kpoutside for each */
 	Kpstack	stack[KPnstack];
 	uint	pc[KPnpc];	/* the stacks' pcs */
 	uint	npc;		/* of pc in use */
 	uint	cut;		/* stacks that found no room whole */
+	uint	gen;		/* the run it counts, as Proc's kpgen */
 };
 
 volatile uint	kprofon;	/* counting */
-/*
- * A mark for an exact count taken outside the machine (tools/kpexact.c,
- * a QEMU plugin, counts instructions between the marks): a nop that no
- * compiler emits, nopl with a displacement that spells what kprof does.
- */
-#define KPMARK(s)	asm volatile(".byte 0x0f, 0x1f, 0x80\n.ascii \"" s "\"")
 
 static Kpcount	kpcount[MAXMACH][2];	/* each processor's counts and a spare */
-static uint	ncell;		/* of cell in use: 2 + the bins of kernel text */
+static uint	ncell;		/* of cell in use: KPBIN + the bins of kernel text + KPSELF */
 /*
  * kpctl's commands, and the snapshot that kpstack's reads make below:
  * a QLock, as a read takes scheduling points while it holds it (on 8
@@ -85,6 +81,20 @@ satadd(uint a, uint b)
 	return a + b < a ? 0xFFFFFFFF : a + b;
 }
 
+/* kprof's own cost in ticks: each processor's counts in its NMIs over those it had for
+ * each tick; under -d (virtualclock) each has 1/nmach of one clock if all are busy. */
+static uint
+kpself(void)
+{
+	uvlong t = nmiclocktime(0) + 1, n = 0;	/* + 1: never 0 */
+	int k;
+
+	for(k = 0; k < nmach; k++)
+		n += mach[k].kp->cycles * mach[k].kp->cell[KPTOTAL] / t;
+	n *= virtualclock ? nmach : 1;
+	return n > 0xFFFFFFFF ? 0xFFFFFFFF : n;
+}
+
 /* Cell i summed over the processors. */
 static uint
 cell(uint i)
@@ -92,6 +102,8 @@ cell(uint i)
 	uint n = 0;
 	int k;
 
+	if(i == ncell - KPSELF)
+		return kpself();
 	for(k = 0; k < nmach; k++)
 		n = satadd(n, mach[k].kp->cell[i]);
 	return n;
@@ -227,51 +239,32 @@ stackadd(Kpcount *k, uint *pc, uint n, uint h)
 }
 
 /*
- * The frame of the interrupt or trap whose entry f, an NMI frame at a
- * vector's entry (kern/trapasm.asm), interrupted at its first
- * instruction: the processor had run nothing there yet, so the tick is
- * the interrupted code's.  Under -d QEMU delivers the clock's interrupt
- * before an NMI that falls due at the same instant, where a processor
- * takes the NMI first.  An entry begins with push 0 then push v (6A vv,
- * or 68 and 4 bytes for v over 127), or with push v where the processor
- * pushes an error code, which lies above f's frame too.  f itself for
- * any later instruction.
- */
-static uint*
-delivered(uint *f)
-{
-	uchar *op = (uchar*)f[0];
-
-	if(op[0] == 0x6A && op[1] == 0 && (op[2] == 0x6A || op[2] == 0x68) && vectors[op[3]] == f[0])
-		return f + 3;
-	if(op[0] == 0x6A && vectors[op[1]] == f[0])
-		return f + 4;
-	return f;
-}
-
-/*
  * The NMI's sample (kern/trapasm.asm, nmientry).  kpbusy, set with
  * xchg before kprofon is looked at again, tells kpctl when a sample
  * that saw it on is done.  A stack that finds no room is cut: kept as
  * its leaf alone if that has room, else only in its bin, where
- * kpstack's reads find it.
+ * kpstack's reads find it.  A tick out of scope counts nowhere.
  */
 void
-kprofnmi(uint *f, uint bp)
+kprofnmi(uint *f, uint bp, uvlong t0)
 {
 	Mach *m = thismach();
-	uint pc[KPMAXFRAMES], n, h;
+	uint pc[KPMAXFRAMES], n, h, kernel;
 	Kpcount *k;
 
 	if(!kprofon)
 		return;
 	xchg(&m->kpbusy, 1);
-	if(kprofon){
-		k = m->kp;
+	if(!kprofon)
+		goto out;
+	k = m->kp;
+	if(f[0] >= (uint)vec0 && f[0] < (uint)alltraps)
+		f = delivered(f);	/* kern/trap.c */
+	kernel = intext(f[0]);	/* a user pc is below KZERO, so never */
+	/* Out of scope, a tick counts nowhere, but the first processor still rearms the clock. */
+	if(kpproctick(m->proc, k->gen, kernel)){
 		satinc(&k->cell[KPTOTAL]);
-		if(f[0] >= (uint)vec0 && f[0] < (uint)alltraps)
-			f = delivered(f);
-		if(intext(f[0])){	/* a user pc is below KZERO, so never */
+		if(kernel){
 			satinc(&k->cell[KPKERNEL]);
 			satinc(&k->cell[KPBIN + ((f[0] - (uint)text) >> KPBINSHIFT)]);
 			n = walk(m, f, bp, pc, &h);
@@ -281,7 +274,11 @@ kprofnmi(uint *f, uint bp)
 					stackadd(k, pc, 1, (Fnvbasis ^ pc[0]) * Fnvprime);
 			}
 		}
+		k->cycles += rdtsc() - t0 + Kpoutside;
 	}
+	if(m == mach && nmirandom)
+		nmiclocknext();
+out:
 	m->kpbusy = 0;
 }
 
@@ -293,7 +290,7 @@ kprofinit(void)
 
 	if(size > KPmaxtext)
 		panic("kprof: kernel text is %d bytes, over KPmaxtext", size);
-	ncell = KPBIN + ((size + (1<<KPBINSHIFT) - 1) >> KPBINSHIFT);
+	ncell = KPBIN + ((size + (1<<KPBINSHIFT) - 1) >> KPBINSHIFT) + KPSELF;
 	kprofdir[1].length = ncell * sizeof(uint);
 	for(k = 0; k < MAXMACH; k++)
 		mach[k].kp = &kpcount[k][0];
@@ -328,6 +325,8 @@ bigendian(uchar *p, uint off, uint n)
 	for(m = 1; m < nmach; m++)
 		for(c = mach[m].kp->cell + i, j = 0; j < k; j++)
 			w[j] = satadd(w[j], c[j]);
+	if(k > 0 && i + k == ncell)
+		w[k-1] = kpself();
 	for(j = 0; j < k; j++)
 		w[j] = __builtin_bswap32(w[j]);
 	p += 4*k;
@@ -370,7 +369,7 @@ snapshot(void)
 	uint i, b, t;
 	int j, l;
 
-	for(i = 2; i < ncell; i++){
+	for(i = KPBIN; i < ncell - KPSELF; i++){
 		if(i % 1024 == 0 && schedpoint() < 0)
 			return -1;
 		left[i] = cell(i);
@@ -416,12 +415,10 @@ snapshot(void)
 static uint
 digits(uint n)
 {
-	uint d = 1;
+	uint d;
 
-	while(n >= 10){
-		n /= 10;
+	for(d = 1; n >= 10; n /= 10)
 		d++;
-	}
 	return d;
 }
 
@@ -483,7 +480,7 @@ stackread(char *buf, long len, uvlong off)
 				n += line(buf, len, off, &pos, total[l][i],
 					mach[l].kp->pc + mach[l].kp->stack[i].off, mach[l].kp->stack[i].n);
 		}
-	for(i = KPBIN; i < ncell && pos < off + len; i++)
+	for(i = KPBIN; i < ncell - KPSELF && pos < off + len; i++)
 		if(left[i] != 0){
 			pc = (uint)text + ((i - KPBIN) << KPBINSHIFT);
 			n += line(buf, len, off, &pos, left[i], &pc, 1);
@@ -495,7 +492,7 @@ stackread(char *buf, long len, uvlong off)
 static long
 kprofread(Chan *c, void *buf, long n, uvlong off)
 {
-	char status[MAXMACH*40];
+	char status[MAXMACH*40], scope[12];
 	uint len, cut;
 	int k, l;
 
@@ -503,8 +500,10 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 	case Qctl:
 		for(k = 0, cut = 0; k < nmach; k++)
 			cut = satadd(cut, mach[k].kp->cut);
-		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x cpus %d cut %u\n",
-			kprofon ? "on" : "off", hz, 1<<KPBINSHIFT, (uint)text, (uint)etext, nmach, cut);
+		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x cpus %d cut %u clock %s interval %s pid %s\n",
+			kprofon ? "on" : "off", hz, 1<<KPBINSHIFT, (uint)text, (uint)etext, nmach, cut,
+			virtualclock ? "virtual" : "host", nmirandom ? "random" : "fixed",
+			kpscopename(scope, sizeof scope));
 		return readstr(off, buf, n, status);
 	case Qcpu:
 		for(k = 0, l = 0; k < nmach; k++)
@@ -513,6 +512,8 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 		return readstr(off, buf, n, status);
 	case Qstack:
 		return stackread(buf, n, off);
+	case Qproc:
+		return kpprocread(buf, n, off);
 	}
 	len = ncell * sizeof(uint);
 	if(off >= len)
@@ -523,12 +524,14 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 	return n;
 }
 
-enum { CMstart, CMstop, CMstartclr };
+enum { CMstart, CMstop, CMstartclr, CMinterval, CMpid };
 
 static Cmdtab kpctlmsg[] = {
 	{ CMstart,	"start",	1 },
 	{ CMstop,	"stop",		1 },
 	{ CMstartclr,	"startclr",	1 },
+	{ CMinterval,	"interval",	2 },	/* random or fixed */
+	{ CMpid,	"pid",		2 },
 };
 
 static long
@@ -538,6 +541,7 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 	Cmdtab *ct;
 	Kpcount *spare;
 	int k;
+	uint gen;
 
 	USED(off);
 	if(c->qid != Qctl)
@@ -563,25 +567,43 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 		xchg(&kprofon, 0);
 		quiesce();
 		break;
+	case CMinterval:
+		if(strcmp(cb.f[1], "random") != 0 && strcmp(cb.f[1], "fixed") != 0){
+			qunlock(&kproflk);
+			return seterr(EINVAL, "bad control message");
+		}
+		nmirandom = cb.f[1][0] == 'r';
+		nmiclock(kprofon);
+		break;
 	case CMstartclr:
 		/*
 		 * Each processor's spare counts, zeroed, become its counts:
 		 * an NMI counts in the old or the new, never both, and once
 		 * the NMIs under way are done, only in the new.
 		 */
+		gen = kpprocclear();
 		for(k = 0; k < nmach; k++){
 			spare = &kpcount[k][mach[k].kp == &kpcount[k][0]];
 			memset(spare->cell, 0, ncell * sizeof(uint));
 			memset(spare->stack, 0, sizeof spare->stack);
 			spare->npc = 0;
 			spare->cut = 0;
+			spare->cycles = 0;
+			spare->gen = gen;
 			mach[k].kp = spare;
 		}
 		quiesce();
 		KPMARK("kpcl");
 		KPMARK("kpon");
+		nmiclocktime(1);
 		if(xchg(&kprofon, 1) == 0)
 			nmiclock(1);
+		break;
+	case CMpid:
+		if(kpscope(cb.f[1]) < 0){
+			qunlock(&kproflk);
+			return -1;
+		}
 		break;
 	}
 	qunlock(&kproflk);

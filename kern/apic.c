@@ -104,46 +104,6 @@ lapicinit(void)
 	lapicw(Lticr, lapicticks);
 }
 
-/*
- * Put this processor's ticks id/nmach of a tick after the first
- * processor's, with three or more (main sets evenclocks): clock calls
- * this on the ticks of m (not the first) until m->phase is 2.  For
- * run-qemu.sh -d (see clock): with three or more processors QEMU's
- * turns are uneven between the others, down to one spending all of its
- * own in the clock interrupt, and threads whose ticks count in one
- * profile need them even (a 3:1 profile of 4 threads on 4 processors
- * came out 71%; with the ticks spread, 75%).  Two are left as they
- * start: the first's pause at its tick already shares their turns.
- * Step 1 waits for the first processor's next tick (whose pause lets
- * the others run just after it), a bounded while, as the first may be
- * idle and not tick meanwhile: not seen, it tries again at the next
- * tick.  It counts the fraction down from there; step 2, at the end
- * of that, goes back to whole ticks.
- */
-volatile int	evenclocks;
-
-void
-lapicphase(Mach *m)
-{
-	uint t, n;
-
-	if(!evenclocks)
-		return;
-	if(m->phase == 0){
-		t = ticks;
-		for(n = 0; ticks == t; n++){
-			if(n == 100000)
-				return;
-			pause();
-		}
-		lapicw(Lticr, (uvlong)lapicticks * m->id / nmach);
-		m->phase = 1;
-	}else{
-		lapicw(Lticr, lapicticks);
-		m->phase = 2;
-	}
-}
-
 int
 lapicid(void)
 {
@@ -209,20 +169,87 @@ ioapicenable(int irq)
  * set to count once, with no count given: it stops.  Called by kpctl's
  * commands only, one at a time, so the I/O APIC's register pair is
  * never shared.
+ *
+ * With nmirandom, as BSD's statclock, each interval is drawn at random
+ * around the mean (nmiclocknext), so that no process can run in step
+ * with the samples and hide from them or fill them, as one that wakes
+ * at each of the scheduler's ticks can with a clock of the same rate
+ * and a fixed phase.  The mean stays 1/HZ: the counts are uniform over
+ * [n - n/2, n + n/2], n the fixed clock's (nmiclocknext).  The
+ * generator is seeded the same at each start, so that run-qemu.sh -d's
+ * runs stay the same.  It is the default only under -d (tscinstr):
+ * elsewhere the first processor's NMI, which rearms the clock, may come
+ * late by much (a host thread not running), and meanwhile no processor
+ * samples; a rate generator never waits.
  */
+int	nmirandom = 1;	/* kprof's intervals are random; else all 1/HZ */
+static uint	nmicount;	/* the 8254's counts in 1/HZ s */
+static uint	nmiseed;	/* xorshift's state; the first processor's NMI alone steps it */
+static int	nmion;		/* the clock is on */
+static uvlong	nmitime, nmit0;	/* time-stamp counts it was on till nmit0, when it last went on */
+
+enum {
+	Nmiseed	= 2463534242U,	/* any but 0 */
+};
+
 void
 nmiclock(int on)
 {
-	uint n = (1193182 + hz/2) / hz;
-
+	nmicount = (1193182 + hz/2) / hz;
+	if(on != nmion){
+		nmitime += on ? 0 : rdtsc() - nmit0;
+		nmit0 = rdtsc();
+		nmion = on;
+	}
 	if(on){
-		outb(0x43, 0x34);	/* channel 0, low then high byte, rate generator */
-		outb(0x40, n);
-		outb(0x40, n >> 8);
+		nmiseed = Nmiseed;
+		outb(0x43, nmirandom ? 0x30 : 0x34);	/* channel 0, low then high byte, count once or rate generator */
+		outb(0x40, nmicount);
+		outb(0x40, nmicount >> 8);
 		ioapicw(Ioredtbl + 2*clockgsi + 1, Broadcast);
 		ioapicw(Ioredtbl + 2*clockgsi, Nmi);
 	}else{
 		ioapicw(Ioredtbl + 2*clockgsi, Masked | Nmi);
 		outb(0x43, 0x30);	/* channel 0, count once */
 	}
+}
+
+/* The time-stamp counts the clock has been on, since the last call with clr set. */
+uvlong
+nmiclocktime(int clr)
+{
+	uvlong now = rdtsc();
+
+	if(clr){
+		nmitime = 0;
+		nmit0 = now;
+	}
+	return nmitime + (nmion ? now - nmit0 : 0);
+}
+
+/*
+ * The next interval, from the first processor's NMI.  With random
+ * intervals channel 0 counts once (mode 0: its output rises at the end
+ * of the count, and a count written drops it and starts the next), and
+ * counts on below 0 meanwhile: the counts since the end, the NMI's
+ * delay to here, are taken off the next interval, so that the mean
+ * stays 1/HZ however late the NMI.  (A rate generator would keep its
+ * rate by itself, but QEMU's 8254 restarts one at each count written,
+ * with a pulse of its output: an NMI more.)
+ */
+void
+nmiclocknext(void)
+{
+	uint h = nmicount / 2, c, late;
+
+	outb(0x43, 0x00);	/* latch channel 0's count */
+	late = inb(0x40);
+	late = -(late | inb(0x40) << 8) & 0xFFFF;
+	nmiseed ^= nmiseed << 13;
+	nmiseed ^= nmiseed >> 17;
+	nmiseed ^= nmiseed << 5;
+	c = nmicount - h + nmiseed % (2*h + 1);
+	c = c > late ? c - late : 1;
+	outb(0x40, c);
+	outb(0x40, c >> 8);
 }

@@ -14,6 +14,7 @@
 
 uint	ticks;
 int	hz = 100;
+int	virtualclock;	/* the time-stamp counter counts instructions (tscinstr) */
 
 /*
  * The earliest tick at which a sleeper's time is up, so that the clock
@@ -23,8 +24,24 @@ static Lock	tickslk = { .name = "ticks" };	/* nextwake, and sleeping on &ticks *
 static uint	nextwake;
 
 /*
- * The clock interrupt.  profil and pcsample want the current process's
- * user pc, which for a tick in the kernel is where it last entered.
+ * The clock interrupt.  A tick of a process whose profilers are on is
+ * owed to them, and counted on its way back to user mode (kern/prof.c).
+ *
+ * Nothing here is for run-qemu.sh -d.  QEMU's -icount runs the
+ * processors in turns on one host thread; QEMU 7.2 gave each the time
+ * to the next timer deadline, so that a busy first processor kept the
+ * others from running unless it paused at its tick, and a clock that
+ * paused, #S's loops that paused every 256 turns and local APIC timers
+ * spread over a tick were needed.  QEMU 10 gives each processor an
+ * equal share of that time, and the clock's pause and the spread timers
+ * measure worse, not better: two of #S's spins on two processors at
+ * hz=10000 end 2.3% apart with them and together without (386 M and
+ * 386 M instructions into the run; #S's own pauses stay, for kprof's
+ * NMI clock: dev/devspin.c); two user spins at hz=100, 11567 and 17860
+ * loops with the pause, 15340 and 14049 without.  On three or more,
+ * QEMU 10 is uneven whatever the kernel does: with interrupts off in all three loops
+ * (chainc), the third processor still gets twice the first's time
+ * (doc/benchmarks.md).
  */
 void
 clock(void)
@@ -34,45 +51,14 @@ clock(void)
 	Image *im;
 
 	m->ticks++;
-	if(m->phase < 2)
-		lapicphase(m);
 	if(p != nil){
 		p->ticks++;
 		if((im = p->img) != nil && (im->prof.span | im->pcs.buf) != 0)
-			profclock(p, im, p->ureg->pc);
+			p->profowed++;
 	}
 	lapiceoi();
 	if(m->id != 0)
 		return;
-	/*
-	 * For run-qemu.sh -d only (QEMU 7.2, -icount): QEMU then runs
-	 * the processors on one host thread, in turns, always in the
-	 * same order from the first: each runs until the next deadline
-	 * of any timer (a clock tick of any processor), or until it
-	 * halts or executes pause; a turn that reaches the deadline ends
-	 * the round, and the next begins with the first processor again
-	 * (later QEMUs share the time to a deadline among them instead).
-	 * A processor busy in a loop that never pauses therefore keeps
-	 * all those after it from running, even to take their own clock
-	 * interrupts: with no pause here, two spins on 2 processors both
-	 * ran on the first, the second idle and taking 1 tick of 101.  So
-	 * the first processor pauses at each of its ticks, and the rest
-	 * of its turn goes to the others.  They do not pause at theirs:
-	 * one that did would give its turn back right after each tick and
-	 * starve (with a pause on every processor's tick, two spins made
-	 * 12605 and 2199 loops in a second; with it on the first only,
-	 * 7599 and 7206).  With 3 or more processors QEMU's turns are
-	 * still uneven between the others.  An idle first processor
-	 * does not pause: it goes back to idle's hlt, which ends its turn
-	 * as well, and a pause would park it here, where kprof's NMI
-	 * falling due meanwhile counts its idle time as the clock's.  A
-	 * processor waiting for its turn is sampled where its last one
-	 * ended, so kernel loops that run long pause themselves, at a pc
-	 * of their own (dev/devspin.c).  On hardware, and without -d, the
-	 * pause is one instruction and no more.
-	 */
-	if(p != nil)
-		pause();
 	ticks++;
 	if((int)(ticks - nextwake) >= 0){
 		ilock(&tickslk);
@@ -117,4 +103,38 @@ uvlong
 ms2tick(uint ms)
 {
 	return (uvlong)ms/1000*hz + (ms%1000*hz + 999)/1000;
+}
+
+/* Time-stamp counts over a loop of n iterations of two instructions, interrupts off. */
+static uvlong
+loopcounts(uint n)
+{
+	uvlong t = rdtsc();
+
+	asm volatile("1: dec %0; jnz 1b" : "+r"(n));
+	return rdtsc() - t;
+}
+
+/*
+ * Whether the time-stamp counter counts instructions, one each: so it
+ * does under run-qemu.sh -d (QEMU's -icount shift=0, where a virtual
+ * nanosecond is an instruction), and then kprof's ticks are a count
+ * of instructions.  Asked of the machine, not of the command line: a
+ * loop of 2 instructions an iteration takes exactly 2n counts more for
+ * n more iterations, and does so twice over.  Any other counter (the
+ * host's clock without -icount, or hardware's cycles) is not in step
+ * with instructions to the count.  At boot, before the other
+ * processors start, so that no other runs meanwhile and its counts
+ * are this one's.
+ */
+void
+tscinstr(void)
+{
+	uvlong a, b, c;
+
+	a = loopcounts(1000);
+	b = loopcounts(2000);
+	c = loopcounts(3000);
+	virtualclock = b - a == 2000 && c - b == 2000;
+	nmirandom = virtualclock;	/* see nmiclock */
 }

@@ -199,7 +199,6 @@ struct Mach {
 	int	nlock;		/* locks it holds */
 	int	intena;		/* were interrupts on before the first pushcli? */
 	uint	ticks;		/* of its own clock */
-	int	phase;		/* lapicphase's steps done; 2 when its ticks are in place */
 	volatile int	online;		/* it has started and runs the scheduler */
 	volatile int	idling;		/* it waits in idle for a process: ready wakes it */
 	Kpcount	*kp;		/* the kprof counts its NMIs add to (dev/devkprof.c) */
@@ -207,23 +206,14 @@ struct Mach {
 	char	*stack;		/* bottom of its scheduler's stack, KSTACK bytes */
 	volatile uint	flushreq;	/* TLB flushes asked of it (shootdown) */
 	volatile uint	flushdone;	/* flushreq as its last flush found it */
+	Image	*volatile profimg;	/* the image whose owed ticks it is counting, or nil (profdrain) */
 	uvlong	gdt[NSEG];
 	uint	tss[26];	/* the 104-byte TSS: only esp0, ss0 and the I/O map base matter */
 };
 
 enum { Unused, Embryo, Sleeping, Runnable, Running, Zombie };
 
-/*
- * The user page a profiler last wrote to, found writable in the page
- * tables, so that the next tick need not look again.  Page 0 is never
- * mapped, so va 0 means none.  See profforget.
- */
-typedef struct Upage {
-	uintptr	va;		/* user address of the page, or 0 */
-	uintptr	k;		/* its kernel address less va: a user address plus k is the kernel's */
-} Upage;
-
-/* profil(2) settings of a memory image */
+/* profil(2) settings of a memory image: changed under its mem, in kern/prof.c's order */
 typedef struct Profil {
 	uintptr	buf;		/* user address of the counters */
 	uint	size;		/* bytes of counters */
@@ -232,11 +222,11 @@ typedef struct Profil {
 	uint	span;		/* pcs from offset that have a counter; 0 when off */
 } Profil;
 
-/* pcsample(2) state of a memory image */
+/* pcsample(2) state of a memory image: as Profil */
 typedef struct Pcsample {
 	uintptr	buf;		/* user address of the samples; 0 when off */
 	uint	max;		/* room in buf, in samples */
-	uint	n;		/* slots taken in this invocation: the clock's lock xadd */
+	uint	n;		/* slots taken in this invocation: profapply's lock xadd */
 	int	called;		/* pcsample has been called since exec */
 } Pcsample;
 
@@ -258,7 +248,7 @@ struct Image {
 	uintptr	brk;		/* end of the heap */
 	uintptr	top;		/* the pages below USTACK lie under it: the highest end exec or sbrk mapped (kern/mmu.c) */
 	uint	ticks;		/* clock ticks of the threads that left it */
-	uint	profticks;	/* of those, ticks with a profiler on */
+	uint	profticks;	/* of those, ticks counted by a profiler */
 	Profil	prof;
 	Pcsample	pcs;
 };
@@ -282,9 +272,11 @@ struct Proc {
 	Image	*img;		/* its memory image; nil once it has left it */
 	Proc	*inext;		/* next thread of img */
 	uint	ticks;		/* clock ticks it has run, in user mode or in the kernel for it */
-	uint	profticks;	/* of those, ticks with one of img's profilers on */
-	Upage	ppg;		/* the page of the last profil counter it wrote */
-	Upage	spg;		/* the page of the last pcsample slot it wrote */
+	uint	profticks;	/* of those, ticks counted by one of img's profilers */
+	volatile uint	profowed;	/* ticks the clock found img's profilers on for, not yet counted (kern/prof.c) */
+	uint	kpin;		/* in kprof's scope: kpctl's pid sets it, fork copies it (under procs) */
+	uint	kpgen;		/* the kprof run kpticks are of (kern/kpproc.c) */
+	uint	kpticks[2];	/* its user and kernel ticks in it: the NMI of its processor alone writes them */
 	char	*kstack;	/* bottom of the kernel stack */
 	Ureg	*ureg;		/* the trap frame of the last entry from user mode */
 	Context	*context;	/* where swtch left it */

@@ -25,14 +25,15 @@ uint	heapfree(void);
 /* apic.c */
 extern volatile uint	*lapic, *ioapic;
 void	lapicinit(void);
-void	lapicphase(Mach*);
-extern volatile int	evenclocks;	/* three or more processors: lapicphase spreads their ticks */
 int	lapicid(void);
 void	lapiceoi(void);
 void	lapicipi(int, uint);
 void	ioapicinit(void);
 void	ioapicenable(int);
 void	nmiclock(int);
+void	nmiclocknext(void);
+uvlong	nmiclocktime(int);
+extern int	nmirandom;	/* kprof's clock draws its intervals at random */
 extern int	clockgsi;
 
 /* archive.c */
@@ -56,6 +57,8 @@ void	chaninit(Chan*);
 void	clock(void);
 void	tsleep(uint);
 uvlong	ms2tick(uint);
+void	tscinstr(void);
+extern int	virtualclock;	/* the time-stamp counter counts instructions: run-qemu.sh -d */
 
 /* dev.c */
 void	chandevreset(void);
@@ -116,11 +119,33 @@ int	mapuser(pte_t*, uintptr, uintptr);
 void	protectuser(pte_t*, uintptr, uintptr, uint);
 void	freepgdir(pte_t*, uintptr);
 pte_t	*copypgdir(pte_t*, uintptr, uintptr);
-void	*uaddr(pte_t*, uintptr, int);
 int	okuser(uintptr, uint, int);
 void	switchuvm(Proc*);
 void	switchkvm(void);
 void	flushtlb(void);
+
+/*
+ * The kernel address of user address va in pd, if it is mapped for
+ * user access (and writable, if write); otherwise nil.  Never faults.
+ * Inline, as the profilers look up a user address at every tick.
+ */
+static inline void*
+uaddr(pte_t *pd, uintptr va, int write)
+{
+	pte_t pde, pte;
+	uint need;
+
+	if(va >= KZERO)
+		return nil;
+	need = PTEP | PTEU | (write ? PTEW : 0);
+	pde = pd[PDX(va)];
+	if((pde & need) != need)
+		return nil;
+	pte = ((pte_t*)KADDR(PTEADDR(pde)))[PTX(va)];
+	if((pte & need) != need)
+		return nil;
+	return (char*)KADDR(PTEADDR(pte)) + (va & (BY2PG - 1));
+}
 void	shootdown(Image*);
 void	flushintr(void);
 
@@ -155,59 +180,44 @@ void	pexit(int) __attribute__((noreturn));
 int	pwait(int*);
 int	pkill(int);
 void	pkillgrp(int);
-int	procdump(char*, int);
+void	procsweep(void (*)(Proc*, void*), void*);
+
+/* kpproc.c: kprof's scope, and its ticks by process */
+extern volatile uint	kpscoped;
+int	kpscope(char*);
+char	*kpscopename(char*, int);
+uint	kpprocclear(void);
+void	kpprocreap(Proc*);
+long	kpprocread(void*, long, uvlong);
 
 /*
- * prof.c, and the clock's hook, inline: p, a thread of im, has user pc
- * pc at this tick.  The counter or sample slot's page is looked for
- * only when it is not the one p found last (upage).  Threads on other
- * processors count into the same buffers at once: the counter's add is
- * a compare-and-swap (satinc16), and each sample takes its slot with a
- * lock xadd on n; a slot past max is not written, and pcsample reports
- * no more than max.  The settings change only while no tick is at work
- * (kern/image.c).
+ * kpproc.c's scope and count, inline in kprof's NMI: whether a tick of
+ * p (nil for none) is in scope, and if so one more for p, user or
+ * kernel, in run gen.  Only the processor p runs on writes p's counts,
+ * which start again at p's first tick of a new run.  Idle, p nil, is
+ * never in scope.
  */
-void	*upagefind(pte_t*, Upage*, uintptr);
-void	profforget(Proc*);
+static inline int
+kpproctick(Proc *p, uint gen, uint kernel)
+{
+	if(p == nil)
+		return !kpscoped;
+	if(p->kpin < kpscoped)
+		return 0;
+	if(p->kpgen != gen){
+		p->kpgen = gen;
+		p->kpticks[0] = p->kpticks[1] = 0;
+	}
+	satinc(&p->kpticks[kernel]);
+	return 1;
+}
+
+/* prof.c */
+void	profapply(Proc*, uint);
+void	profdrain(Image*);
+int	profonstack(Image*);
 long	sysprofil(uint*);
 long	syspcsample(uint*);
-
-static inline void*
-upage(pte_t *pd, Upage *c, uintptr va)
-{
-	if(ROUNDDOWN(va, BY2PG) == c->va)
-		return (void*)(va + c->k);
-	return upagefind(pd, c, va);
-}
-
-static inline void
-profclock(Proc *p, Image *im, uint pc)
-{
-	Profil *pr = &im->prof;
-	Pcsample *ps = &im->pcs;
-	ushort *cnt;
-	uint *s, d, i;
-	uintptr buf;
-
-	p->profticks++;
-	/* One compare: span is 0 while off, and a pc below offset wraps past it (sysprofil). */
-	d = pc - pr->offset;
-	if(d < pr->span){
-		cnt = upage(p->pgdir, &p->ppg, pr->buf + 2*(uint)(((uvlong)d * pr->scale) >> 17));
-		if(cnt != nil)
-			satinc16(cnt);
-		else
-			pr->span = 0;
-	}
-	if((buf = ps->buf) != 0){
-		if((i = xadd(&ps->n, 1)) >= ps->max)
-			xadd(&ps->n, -1);	/* full: n stays within a processor or two of max */
-		else if((s = upage(p->pgdir, &p->spg, buf + 4*i)) != nil)
-			*s = pc;
-		else
-			ps->buf = 0;
-	}
-}
 
 /* swtch.asm */
 void	swtch(Context**, Context*);
@@ -268,7 +278,8 @@ void	rootdata(Chan*, uchar*, uint);	/* dev/devroot.c: a boot file's contents, wh
  * frame pointer it interrupted.  Safe wherever the NMI lands: it takes
  * no lock and touches only its processor's counts.
  */
-void	kprofnmi(uint *f, uint bp);
+void	kprofnmi(uint *f, uint bp, uvlong t0);
+uint	*delivered(uint *f);	/* trap.c: the frame an NMI at a vector's first instruction interrupted */
 
 /* Shared among the devices in dev/ */
 void	consinput(int);		/* devcons.c: a character typed */

@@ -20,12 +20,8 @@
  * and nowhere else.  Hidden pages are zeroed and shown again when the
  * heap grows over them, and freed with the image.  The profilers see a
  * hidden page as gone (uaddr wants PTEU), which is the fault rule.
- *
  * Every thread of an image counts its ticks into the image's profil
- * and pcsample buffers (kern/fns.h, profclock), from any processor,
- * through a page cache of its own (Upage).  Whatever takes pages away
- * or changes the settings waits until no tick on another processor is
- * still using the old ones (shootdown).
+ * and pcsample buffers, as a system call writes (kern/prof.c).
  */
 #include "u.h"
 #include "mem.h"
@@ -113,24 +109,6 @@ imsync(Image *im, pte_t *pd)
 }
 
 /*
- * Pages or profiler settings of im changed: no thread may write
- * through a page it found before, and no tick on another processor
- * may still be at work with the old ones when this returns.
- * Interrupts must be off from the change until the threads have
- * forgotten their pages, for this processor's ticks (see profforget).
- */
-static void
-imforget(Image *im)
-{
-	Proc *p;
-
-	lock(&im->lk);
-	for(p = im->threads; p != nil; p = p->inext)
-		profforget(p);
-	unlock(&im->lk);
-}
-
-/*
  * Take the heap pages in [lo, hi) away from the current process's
  * image: hidden if it has other threads (see the top of the file);
  * else unmapped and freed, and with them any hidden while it had, up
@@ -140,15 +118,11 @@ imforget(Image *im)
 static void
 dropheap(Image *im, uintptr lo, uintptr hi)
 {
-	int s = splhi();
-
 	if(im->ref == 1){
 		unmapuser(up->pgdir, lo, im->top, im->top);
 		im->top = lo;
 	}else
 		protectuser(up->pgdir, lo, hi, PTEU);
-	imforget(im);
-	splx(s);
 	flushtlb();
 	if(im->ref > 1)
 		shootdown(im);

@@ -1,8 +1,8 @@
 /*
  * The formats of the kernel profiler's files, #T (kprof(3)): the one
- * definition that the kernel (dev/devkprof.c), the formatters and the
- * host's tools (user/include/kpdata.h, kpstack.h; tools/kpexact.c, the
- * exact count) include, and that tools/test/kpcheck.py reads.
+ * definition that the kernel (dev/devkprof.c, kern/kpproc.c), the
+ * formatters and the host's tools (user/include/kpdata.h, kpstack.h,
+ * kpproc.h; tools/kpexact.c, the exact count) include, and that tools/test/kpcheck.py reads.
  *
  * kpdata is an array of cells of KPCELL bytes, each a count, most
  * significant byte first (big-endian) whatever the machine:
@@ -10,6 +10,9 @@
  *	cell KPKERNEL	those that found the processor in kernel text
  *	cell KPBIN+i	those whose pc was in text + i*KPBINSIZE up to
  *			the next bin, for each bin of kernel text
+ *	the last	kprof's own cost, in ticks, which the cells
+ *			above leave out: KPSELF cells after the bins
+ *			(0 in a file of exact counts, which have none)
  * A count stops at 2^32-1 rather than wrap.
  *
  * kpstack is text, a line for each distinct kernel call stack,
@@ -17,6 +20,20 @@
  * and a newline: the ticks in decimal, then 1 to KPMAXFRAMES pcs, each
  * a blank and KPPCDIGITS hex digits, leaf first.  pc0 is where the tick
  * found the processor; the others are return addresses.
+ *
+ * The kernel marks where kprof starts, clears and stops, for an exact
+ * count taken outside the machine (tools/kpexact.c, a QEMU plugin that
+ * counts instructions between the marks): KPMARK, a nop that no
+ * compiler emits, nopl disp32(%eax), whose KPMARKLEN bytes are
+ * KPMARKOP and a displacement that spells kpon, kpcl or kpof.
+ *
+ * kpproc is text, a line for each process with ticks in the run,
+ *	pid ppid name user kernel
+ * in decimal but the name, which may hold blanks: the numbers are the
+ * first two words and the last two.  If processes exited when the
+ * table of those kept was full, a last line
+ *	overflow n user kernel
+ * sums their ticks.  A user tick's pc was outside kernel text.
  */
 #ifndef KPROF_H
 #define KPROF_H
@@ -28,8 +45,13 @@ enum {
 	KPTOTAL		= 0,	/* kpdata's cell of all ticks */
 	KPKERNEL	= 1,	/* its cell of kernel ticks */
 	KPBIN		= 2,	/* its first bin's cell */
+	KPSELF		= 1,	/* cells after the bins in the kernel's kpdata: kprof's own cost */
 	KPMAXFRAMES	= 32,	/* pcs in a line of kpstack, at most */
 	KPPCDIGITS	= 8,	/* hex digits of a pc in kpstack */
+	KPMARKLEN	= 7,	/* bytes of a mark */
 };
+
+#define KPMARKOP	"\x0f\x1f\x80"
+#define KPMARK(s)	asm volatile(".byte 0x0f, 0x1f, 0x80\n.ascii \"" s "\"")
 
 #endif

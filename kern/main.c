@@ -164,17 +164,16 @@ main(uint magic, Mbinfo *mb)
 	|| kbind("#T", "/dev", MAFTER) < 0)
 		panic("cannot build /dev");
 	lapicinit();
+	tscinstr();
 	mpstart();
 	/* Before init: another processor may run it, and its shell, at once. */
 	print("%d MB, %d free pages, hz %d, %d cpu%s\n", pagestotal()*BY2PG >> 20, pagesfree(), hz,
 		nmach, nmach == 1 ? "" : "s");
-	userinit();
-	mach[0].phase = 2;	/* the others' ticks are placed after its (lapicphase) */
-	if(nmach > 2)
-		evenclocks = 1;	/* see lapicphase */
-	mach[0].online = 1;
+	/* The configuration's words run before init, whose shell could otherwise finish first. */
 	for(b = bootopt; b->name != nil; b++)
 		if(b->arg != nil)
 			b->fn(b->arg);
+	userinit();
+	mach[0].online = 1;
 	scheduler();
 }

@@ -206,11 +206,11 @@ unmapuser(pte_t *pd, uintptr lo, uintptr hi, uintptr top)
 		pt = KADDR(PTEADDR(pd[i]));
 		for(j = nextpte(pt, jlo, jhi); j < jhi; j = nextpte(pt, j + 1, jhi)){
 			pg = KADDR(PTEADDR(pt[j]));
-			pt[j] = 0;	/* before the free: see profforget */
+			pt[j] = 0;
 			pagefree(pg);
 		}
 		if((jlo == slo && jhi >= shi) || nextpte(pt, slo, shi) == shi){
-			pd[i] = 0;	/* cleared before freed, as the pages above */
+			pd[i] = 0;
 			pagefree(pt);
 		}
 	}
@@ -222,7 +222,7 @@ unmapuser(pte_t *pd, uintptr lo, uintptr hi, uintptr top)
  * image's sbrk shrank over it: kern/image.c) is zeroed and shown again.
  * On failure (no memory, or the process
  * killed at a scheduling point) what it added stays: the caller unmaps
- * it (see profforget) or frees the whole page directory.
+ * it or frees the whole page directory.
  */
 int
 mapuser(pte_t *pd, uintptr lo, uintptr hi)
@@ -311,28 +311,6 @@ fail:
 	return nil;
 }
 
-/*
- * The kernel address of user address va in pd, if it is mapped for
- * user access (and writable, if write); otherwise nil.  Never faults.
- */
-void*
-uaddr(pte_t *pd, uintptr va, int write)
-{
-	pte_t pde, pte;
-	uint need;
-
-	if(va >= KZERO)
-		return nil;
-	need = PTEP | PTEU | (write ? PTEW : 0);
-	pde = pd[PDX(va)];
-	if((pde & need) != need)
-		return nil;
-	pte = ((pte_t*)KADDR(PTEADDR(pde)))[PTX(va)];
-	if((pte & need) != need)
-		return nil;
-	return (char*)KADDR(PTEADDR(pte)) + (va & (BY2PG - 1));
-}
-
 /* Is [va, va+len) all user memory of the current process (writable, if write)? */
 int
 okuser(uintptr va, uint len, int write)
@@ -378,17 +356,12 @@ flushtlb(void)
 
 /*
  * Have every other processor that runs a thread of im flush its TLB,
- * and wait until each has: im's pages or profiler settings changed.
- * As a processor takes the interrupt only with interrupts on, once it
- * has flushed it is also out of any clock tick it was in, so no tick
- * still holds a page or a setting that the caller has just changed
- * (kern/image.c).  The others need nothing: a processor loads a
- * thread's page tables afresh (and leaves them, switchkvm, when the
- * thread stops), and its ticks for a thread of im are over once
- * another runs there.  The caller holds no spin lock, as a processor
- * spinning for it with interrupts off would never answer; it waits
- * with interrupts on, so that two processors shooting at once each
- * answer the other.
+ * and wait until each has: im's pages changed.  The others need
+ * nothing: a processor loads a thread's page tables afresh (and leaves
+ * them, switchkvm, when the thread stops).  The caller holds no spin
+ * lock, as a processor spinning for it with interrupts off would never
+ * answer; it waits with interrupts on, so that two processors shooting
+ * at once each answer the other.
  */
 void
 shootdown(Image *im)

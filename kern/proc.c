@@ -50,7 +50,8 @@ splx(int s)
 
 /*
  * A new process's first swtch, from the scheduler, arrives here with
- * procs held: let go of it, and return into trapret (newproc).
+ * procs held: let go of it, and return into trapret (newproc), a way
+ * back to user mode, where the ticks owed to profilers are counted.
  */
 static void
 forkret(void)
@@ -61,6 +62,8 @@ forkret(void)
 		sti();
 		pexit(255);
 	}
+	if(up->profowed)
+		profapply(up, up->ureg->pc);
 }
 
 /* Give p's slot back. */
@@ -115,8 +118,8 @@ newproc(void)
 	p->noteid = p->pid;
 	p->img = nil;
 	p->pgdir = nil;
-	p->ticks = p->profticks = 0;
-	profforget(p);
+	p->ticks = p->profticks = p->profowed = 0;
+	p->kpin = p->kpgen = p->kpticks[0] = p->kpticks[1] = 0;
 	memset(p->fd, 0, sizeof p->fd);
 	p->errstr[0] = '\0';
 	p->fpsave = fpclean;
@@ -368,9 +371,10 @@ wakeup(void *chan)
 
 /*
  * Put p in image im with page directory pd, or (nil, nil) out of any,
- * under procs, so that procdump never reads an image being freed, and
+ * under procs, so that /dev/ps never reads an image being freed, and
  * with interrupts off, so that the clock sees both or neither.  The
- * ticks p ran in the image it leaves count there from now on.
+ * ticks p ran in the image it leaves count there from now on; those it
+ * owed that image's profilers are dropped.
  */
 void
 procsetimg(Proc *p, Image *im, pte_t *pd)
@@ -383,7 +387,7 @@ procsetimg(Proc *p, Image *im, pte_t *pd)
 	}
 	p->img = im;
 	p->pgdir = pd;
-	profforget(p);
+	p->profowed = 0;
 	unlock(&procs);
 }
 
@@ -410,16 +414,24 @@ pfork(int flags)
 		return seterr(ENOMEM, nil);
 	}
 	qlock(&im->mem);
+	if((flags & RFMEM) && profonstack(im)){
+		qunlock(&im->mem);
+		kfree(np->kstack);
+		freeproc(np);
+		return seterr(EBUSY, "a profiler counts into the stack");
+	}
 	if(flags & RFMEM){
 		if((pd = copypgdir(up->pgdir, USHARED, im->top)) != nil)
 			memmove(pd, up->pgdir, PDX(USHARED)*sizeof(pte_t));
 	}else{
 		/*
-		 * The profilers' state before the memory: a tick during the
-		 * copy then leaves the child no sample it counts but lacks.
+		 * The profilers' state, then the samples of the slots it
+		 * counts written (profdrain), then the memory: the child has
+		 * no sample it counts but lacks.
 		 */
 		nim->prof = im->prof;
 		nim->pcs = im->pcs;
+		profdrain(im);
 		nim->hbase = im->hbase;
 		nim->brk = im->brk;
 		nim->top = im->top;
@@ -458,6 +470,7 @@ pfork(int flags)
 	np->noteid = up->noteid;
 	if(up->killed)
 		np->killed = 1;
+	np->kpin = up->kpin;	/* under procs, as kpctl's pid sets it */
 	pid = np->pid;	/* before it can run, and exit */
 	ready(np);
 	unlock(&procs);
@@ -513,6 +526,7 @@ pwait(int *status)
 			pid = p->pid;
 			if(status != nil)
 				*status = p->status;
+			kpprocreap(p);
 			kstack = p->kstack;
 			p->kstack = nil;
 			p->parent = nil;
@@ -581,23 +595,16 @@ pkillgrp(int id)
 	unlock(&procs);
 }
 
-/* The text of /dev/ps: a line per process. */
-int
-procdump(char *buf, int n)
+/* f on every process in the table, then on nil, under procs: f must not sleep. */
+void
+procsweep(void (*f)(Proc*, void*), void *a)
 {
-	static char *states[] = { "unused", "embryo", "sleep", "ready", "run", "zombie" };
 	Proc *p;
-	int len = 0;
 
 	ilock(&procs);
-	len += snprintf(buf, n, "%5s %5s %-7s %8s %8s %s\n", "pid", "ppid", "state", "mem", "ticks", "name");
-	for(p = proc; p < proc + NPROC && len < n; p++){
-		if(p->state == Unused)
-			continue;
-		len += snprintf(buf + len, n - len, "%5d %5d %-7s %7dK %8d %s\n", p->pid,
-			p->parent ? p->parent->pid : 0, states[p->state],
-			p->img != nil ? (p->img->brk - UTZERO + USTACKSIZE)/1024 : 0, p->ticks, p->name);
-	}
+	for(p = proc; p < proc + NPROC; p++)
+		if(p->state != Unused)
+			f(p, a);
+	f(nil, a);
 	unlock(&procs);
-	return len < n ? len : n;
 }

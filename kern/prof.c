@@ -2,59 +2,127 @@
  * Per-process profiling: profil(2), a histogram of the user pc in the
  * process's own array of 16-bit counters, and pcsample(2), a record of
  * raw user pcs.  The settings are the memory image's (kern/image.c),
- * so a process's threads all count into the same buffers.  The clock
- * calls profclock (kern/fns.h, inline) on every tick that finds a
- * profiled process running, in user mode or in the kernel on its
- * behalf.
+ * so a process's threads all count into the same buffers.
  *
- * The counters live in user memory, so every update first looks the
- * address up in the thread's page tables (uaddr).  An address that is
- * not mapped writable turns that profiler off, for all the threads:
- * the tick is dropped, the process goes on, and the kernel never
- * faults.  Each thread keeps the page each profiler found last
- * (Upage), as ticks mostly land in the same one; whatever changes the
- * mappings calls profforget.
+ * As BSD's addupc_intr and addupc_task: the clock only notes that the
+ * running thread owes its profilers a tick (kern/clock.c,
+ * Proc.profowed), and the thread counts it itself on its way back to
+ * user mode (profapply, from trap and forkret), in process context,
+ * through its page tables as a system call's copy does (uaddr).  The
+ * pc is the one user mode goes back to: a tick in the kernel counts
+ * where the process entered it, and that does not change before it
+ * returns.  A counter or slot that is not mapped writable turns that
+ * profiler off for all the threads: the tick is dropped, the process
+ * goes on, and the kernel never faults.
+ *
+ * A tick counts under the settings in force when it is applied: ticks
+ * owed when the settings change go by the new ones, or are dropped if
+ * the profiler went off.  A settings change turns the profiler off,
+ * waits until no processor is applying ticks of the image with the
+ * settings from before (profdrain), and only then puts in the new ones
+ * and turns it on.  So an apply reads old settings or new, never a
+ * mix, and once the call returns none counts with the old.
  */
 #include "u.h"
 #include "mem.h"
 #include "dat.h"
 #include "fns.h"
+#include "x86.h"
 
 /*
- * The tick's slow path: va's page is not the one c holds.  Look it up
- * in the page tables, and keep it in c if it is user memory, writable.
+ * Wait until no processor is applying ticks of im that may have read
+ * the settings from before the caller changed them.  profapply marks
+ * its processor (Mach.profimg) before it reads them, the xchg of
+ * profowed between; the mfence here puts the caller's change before
+ * its look at the marks.  Of the two, one sees the other.
  */
-void*
-upagefind(pte_t *pd, Upage *c, uintptr va)
+void
+profdrain(Image *im)
 {
-	char *k;
+	int i;
 
-	if((k = uaddr(pd, ROUNDDOWN(va, BY2PG), 1)) == nil)
-		return nil;
-	c->va = ROUNDDOWN(va, BY2PG);
-	c->k = (uintptr)k - c->va;
-	return k + (va & (BY2PG - 1));
+	asm volatile("mfence" ::: "memory");
+	for(i = 0; i < nmach; i++)
+		while(mach[i].profimg == im)
+			pause();
+}
+
+/* Is a buffer of [buf, buf+n) in the top 4 MB, a copy of its own in each thread? */
+static int
+onstack(uintptr buf, uint n)
+{
+	return n > 0 && buf + n > USHARED;
 }
 
 /*
- * p's mappings changed (pages unmapped or hidden, or a new address
- * space): the pages its profilers found are no longer to be trusted.
- * Interrupts must be off from the change until this is done, or a
- * tick could find a page in between that is then unmapped.  For the
- * other threads of a shared image, see kern/image.c.
+ * Does a profiler of im count into a thread's own stack?  Then im may
+ * not gain threads (pfork), whose ticks would have only their own
+ * copies to go to.  im's mem is held.
+ */
+int
+profonstack(Image *im)
+{
+	return (im->prof.span != 0 && onstack(im->prof.buf, im->prof.size))
+		|| (im->pcs.buf != 0 && onstack(im->pcs.buf, 4*im->pcs.max));
+}
+
+/*
+ * Count the ticks that p, the current process, owes its image's
+ * profilers, at user pc pc, on its way back to user mode.  Threads on
+ * other processors count into the same buffers at once: a counter's
+ * add is a compare-and-swap (satinc16), and a sample takes its slot
+ * with a lock xadd on n, given back if it is past max.
  */
 void
-profforget(Proc *p)
+profapply(Proc *p, uint pc)
 {
-	p->ppg.va = 0;
-	p->spg.va = 0;
+	Image *im = p->img;
+	Mach *m = thismach();
+	Profil *pr = &im->prof;
+	Pcsample *ps = &im->pcs;
+	uint n, k, d, span, i;
+	uintptr buf;
+	ushort *cnt;
+	uint *s;
+
+	m->profimg = im;
+	n = xchg(&p->profowed, 0);	/* and a fence: the settings are read after the mark */
+	span = pr->span;
+	buf = ps->buf;
+	asm volatile("" ::: "memory");	/* the switches before the settings they turn on */
+	if((span | buf) != 0)
+		p->profticks += n;
+	/* One compare: span is 0 while off, and a pc below offset wraps past it (sysprofil). */
+	d = pc - pr->offset;
+	if(d < span){
+		cnt = uaddr(p->pgdir, pr->buf + 2*(uint)(((uvlong)d * pr->scale) >> 17), 1);
+		if(cnt == nil)
+			pr->span = 0;
+		else
+			for(k = n; k > 0; k--)
+				satinc16(cnt);
+	}
+	for(k = n; buf != 0 && k > 0; k--){
+		if((i = xadd(&ps->n, 1)) >= ps->max){
+			xadd(&ps->n, -1);	/* full: n stays within a processor or two of max */
+			break;
+		}
+		if((s = uaddr(p->pgdir, buf + 4*i, 1)) == nil){
+			ps->buf = 0;
+			break;
+		}
+		*s = pc;
+	}
+	asm volatile("" ::: "memory");
+	m->profimg = nil;
 }
 
 /*
  * profil(buf, bufsiz, offset, scale), for every thread of the image.
- * The counters are off while the settings change, and no tick on
- * another processor is still counting with the old ones when the new
- * go on.
+ * A buffer in the stack's 4 MB, which each thread has a copy of, is
+ * refused while the image has threads, as their ticks would count
+ * into their own copies, not the caller's (and pfork refuses a thread
+ * while it is there).
  */
 long
 sysprofil(uint *arg)
@@ -64,20 +132,24 @@ sysprofil(uint *arg)
 	uintptr buf = arg[0];
 	uint size = arg[1], scale = arg[3];
 	uvlong span;	/* the least pc - offset whose counter would be past the end, or past 2^32 */
+	int on = buf != 0 && scale >= 2;
 
 	if(scale > 0x10000)
 		return seterr(EINVAL, "scale over 0x10000");
-	if(buf != 0 && scale >= 2){
+	if(on){
 		if(buf & 1)
 			return seterr(EINVAL, "odd profil buffer");
 		if(uvalid(buf, size, 1) < 0)
 			return -1;
 	}
 	qlock(&im->mem);
+	if(on && im->ref > 1 && onstack(buf, size)){
+		qunlock(&im->mem);
+		return seterr(EINVAL, "profil buffer on a thread's own stack");
+	}
 	pr->span = 0;
-	if(im->ref > 1)
-		shootdown(im);
-	if(buf != 0 && scale >= 2){
+	profdrain(im);
+	if(on){
 		span = (((uvlong)size/2 << 17) + scale - 1) / scale;
 		if(span > 0x100000000ULL - arg[2])
 			span = 0x100000000ULL - arg[2];
@@ -109,9 +181,12 @@ syspcsample(uint *arg)
 	if(n > 0 && ((uint)n > (KZERO >> 2) || uvalid(buf, 4*n, 1) < 0))
 		return seterr(EFAULT, nil);
 	qlock(&im->mem);
+	if(n > 0 && im->ref > 1 && onstack(buf, 4*n)){
+		qunlock(&im->mem);
+		return seterr(EINVAL, "samples on a thread's own stack");
+	}
 	ps->buf = 0;
-	if(im->ref > 1)
-		shootdown(im);
+	profdrain(im);
 	/* Slots are taken by xadd, which may go past max on the last ones. */
 	prev = ps->called ? (long)(ps->n < ps->max ? ps->n : ps->max) : 0;
 	ps->called = 1;
@@ -123,4 +198,3 @@ syspcsample(uint *arg)
 	qunlock(&im->mem);
 	return prev;
 }
-

@@ -162,4 +162,29 @@ trap(Ureg *u)
 		yield();
 	if(up->killed)
 		pexit(255);
+	if(up->profowed)
+		profapply(up, u->pc);
+}
+
+/*
+ * The frame of the interrupt or trap whose entry f, an NMI frame at a
+ * vector's entry (kern/trapasm.asm), interrupted at its first
+ * instruction: the processor had run nothing there yet, so the tick is
+ * the interrupted code's.  Under -d QEMU delivers the clock's interrupt
+ * before an NMI that falls due at the same instant, where a processor
+ * takes the NMI first.  An entry begins with push 0 then push v (6A vv,
+ * or 68 and 4 bytes for v over 127), or with push v where the processor
+ * pushes an error code, which lies above f's frame too.  f itself for
+ * any later instruction.
+ */
+uint*
+delivered(uint *f)
+{
+	uchar *op = (uchar*)f[0];
+
+	if(op[0] == 0x6A && op[1] == 0 && (op[2] == 0x6A || op[2] == 0x68) && vectors[op[3]] == f[0])
+		return f + 3;
+	if(op[0] == 0x6A && vectors[op[1]] == f[0])
+		return f + 4;
+	return f;
 }

@@ -65,9 +65,10 @@ trapretend:
 ; above that load the segment registers, so it saves and loads them
 ; itself rather than trust any (gs for its Mach, ds and es for C), and
 ; saves only the registers C may clobber.  It passes kprofnmi the frame
-; the processor pushed (pc, cs, flags) and the interrupted frame
-; pointer, for the stack.  The processor takes no other NMI until the
-; iretd.
+; the processor pushed (pc, cs, flags), the interrupted frame
+; pointer, for the stack, and the time-stamp counter at its fourth
+; instruction, for kprof's count of its own cost.  The processor takes
+; no other NMI until the iretd.
 extern kprofnmi
 global nmientry
 nmientry:
@@ -75,19 +76,22 @@ nmientry:
 	push	eax
 	push	ecx
 	push	edx
+	rdtsc			; the NMI's start, for kprofnmi's count of its own cost
 	push	ds
 	push	es
 	push	gs
+	push	edx
+	push	eax
 	mov	ax, KDSEG
 	mov	ds, ax
 	mov	es, ax
 	mov	ax, MACHSEG
 	mov	gs, ax
-	lea	eax, [esp + 24]
+	lea	eax, [esp + 32]
 	push	ebp
 	push	eax
 	call	kprofnmi
-	add	esp, 8
+	add	esp, 16
 	pop	gs
 	pop	es
 	pop	ds

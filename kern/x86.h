@@ -127,6 +127,16 @@ pause(void)
 	asm volatile("pause" ::: "memory");
 }
 
+/* The time-stamp counter. */
+static inline uvlong
+rdtsc(void)
+{
+	uvlong t;
+
+	asm volatile("rdtsc" : "=A"(t));
+	return t;
+}
+
 #define FL_IF	0x200	/* interrupts enabled */
 
 static inline uint

@@ -9,7 +9,7 @@
  *
  * text and size are those of the kernel's .text section.  The kernel
  * marks where kprof starts, clears and stops with a nop no compiler
- * emits (dev/devkprof.c, KPMARK: nopl with a displacement that spells
+ * emits (kern/kprof.h, KPMARK: nopl with a displacement that spells
  * kpon, kpcl or kpof); the plugin counts between the marks, the window
  * kprof samples in, and at each stop writes into DIR
  *
@@ -133,7 +133,6 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int
 enum {
 	Unit		= 1000,		/* instructions a kpdata count stands for */
 	Hz		= 1000000000 / Unit,	/* the units a second under -d */
-	Marklen		= 7,		/* nopl disp32(%eax): 0f 1f 80, then the 4 bytes */
 	Maxcpu		= 64,		/* processors told apart */
 };
 
@@ -284,11 +283,11 @@ mark(unsigned int vcpu, void *udata)
 static uintptr_t
 markof(const struct qemu_plugin_insn *insn)
 {
-	unsigned char b[Marklen];
+	unsigned char b[KPMARKLEN];
 
-	if(qemu_plugin_insn_size(insn) != Marklen || qemu_plugin_insn_data(insn, b, Marklen) != Marklen)
+	if(qemu_plugin_insn_size(insn) != KPMARKLEN || qemu_plugin_insn_data(insn, b, KPMARKLEN) != KPMARKLEN)
 		return 0;
-	if(memcmp(b, "\x0f\x1f\x80kp", 5) != 0)
+	if(memcmp(b, KPMARKOP "kp", 5) != 0)
 		return 0;
 	if(memcmp(b + 5, "on", 2) == 0)
 		return Mon;

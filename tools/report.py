@@ -62,8 +62,11 @@ def ctl(d):
 
 
 def flat(d):
-    # kprof's flat profile: two lines of totals, the headings, then rows.
+    # kprof's flat profile: two lines of totals, the clock's line if
+    # kpctl named one, the headings, then rows.
     lines = read(d, 'profile.txt')
+    if len(lines) > 2 and lines[2].startswith('clock '):
+        del lines[2]
     m = re.match(r'total: (\d+)\tin kernel text: (\d+)\toutside kernel text: (-?\d+)$',
                  lines[0] if lines else '')
     if not m or len(lines) < 3 or not lines[2].startswith('ms\t'):
@@ -82,6 +85,8 @@ def srclines(d):
     rows = []
     if lines is None:
         return rows
+    if len(lines) > 2 and lines[2].startswith('clock '):
+        del lines[2]
     for i, l in enumerate(lines[3:3 + HOT], 4):
         r = re.match(r'(\d+)\t *(\d+\.\d)\t([^\t]*)\t([^\t]*)\t(.*)$', l)
         if not r:

@@ -8,6 +8,7 @@
  *	kprof -p [-h hz] kernel kpdata [kpstack]	(on the host)
  *	kprof -a function kernel kpdata		(on the host)
  *	kprof -D kernel before.kpdata after.kpdata	(on the host)
+ *	kprof -P kpproc
  *
  * kpdata (kprof(3), kern/kprof.h) counts the clock ticks in each 8-byte
  * bin of kernel text.  kprof credits each bin to the function whose
@@ -28,7 +29,8 @@
  * function out of both.  On the host only, -p writes the profile, or with
  * kpstack its stacks, in pprof's format (tools/kpprof.c), -a prints a
  * function's instructions with their ticks (tools/annotate.c), and -D
- * two profiles' difference (tools/kpdiff.c).
+ * two profiles' difference (tools/kpdiff.c).  -P prints kpproc's ticks
+ * by process, busiest first, with no kernel needed.
  *
  * This is a front end: the work is the formatters' library, user/lib
  * (elfsym.c, kpdata.c, kpcmp.c, kpstack.c, flame.c), which prof and the
@@ -41,6 +43,7 @@
 #include <string.h>
 #include "elfsym.h"
 #include "kpdata.h"
+#include "kpproc.h"
 #include "kpstack.h"
 #if __STDC_HOSTED__
 #include "pprof.h"
@@ -54,7 +57,8 @@ usage(void)
 		"       kprof -c [-x sym]... kernel exact sampled\n"
 		"       kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz\n"
 		"       kprof -a function kernel kpdata\n"
-		"       kprof -D kernel before.kpdata after.kpdata\n");
+		"       kprof -D kernel before.kpdata after.kpdata\n"
+		"       kprof -P kpproc\n");
 	exit(1);
 }
 
@@ -128,6 +132,10 @@ main(int argc, char *argv[])
 	argv0 = "kprof";
 	hz = 0;
 	mode = 0;
+	if(argc == 3 && strcmp(argv[1], "-P") == 0){
+		kpprocprint(argv[2]);
+		return 0;
+	}
 	fn = NULL;
 	omit = malloc(argc * sizeof omit[0]);
 	if(omit == NULL)

@@ -89,6 +89,7 @@ want '' 'usage: kprof [-h hz] kernel kpdata
        kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz
        kprof -a function kernel kpdata
        kprof -D kernel before.kpdata after.kpdata
+       kprof -P kpproc
 '
 expect no-function-named 1 -a
 expect too-many-files 1 -a f ak ad ad

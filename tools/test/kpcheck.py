@@ -6,6 +6,7 @@
 # "key value" lines:
 #	ticks, kernel	cells 0 and 1
 #	binsum		the sum of the bins
+#	self		kprof's own cost, the cell after the bins
 #	stacksum	the sum of kpstack's counts
 #	lines, depth	kpstack's lines, and the most pcs in one
 #	leafonly	lines of one pc
@@ -43,7 +44,7 @@ def fn(pc):
 
 d = open(path, 'rb').read()
 bin, cell = K['KPBINSIZE'], K['KPCELL']
-n = K['KPBIN'] + (etext - text + bin - 1) // bin
+n = K['KPBIN'] + (etext - text + bin - 1) // bin + K['KPSELF']
 c = struct.unpack('>%d%s' % (n, {4: 'I', 8: 'Q'}[cell]), d[:cell * n])
 lines = d[cell * n:].decode('ascii', 'replace').splitlines()
 stacks, bad = [], 0
@@ -57,10 +58,11 @@ for l in lines:
 		bad += 1
 		continue
 	stacks.append((int(f[0]), pcs))
-bins = c[K['KPBIN']:]
+bins = c[K['KPBIN']:n - K['KPSELF']]
 print('ticks', c[K['KPTOTAL']])
 print('kernel', c[K['KPKERNEL']])
 print('binsum', sum(bins))
+print('self', c[n - 1])
 print('stacksum', sum(s for s, _ in stacks))
 print('lines', len(lines))
 print('depth', max((len(p) for _, p in stacks), default=0))

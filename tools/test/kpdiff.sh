@@ -80,6 +80,7 @@ want '' 'usage: kprof [-h hz] kernel kpdata
        kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz
        kprof -a function kernel kpdata
        kprof -D kernel before.kpdata after.kpdata
+       kprof -P kpproc
 '
 expect one-file 1 -D sk before
 

@@ -31,7 +31,7 @@ echo stop > /dev/kpctl
 cat /dev/kpctl
 cat /dev/kpdata /dev/kpstack > /dev/eia1"
 # The two dumps: kpdata, of known length, kpstack, END, and again.
-size=$((4 * (2 + ($((16#$(readelf -SW "$kernel" | sed -nE 's/.* \.text +PROGBITS +[0-9a-f]+ [0-9a-f]+ ([0-9a-f]+) .*/\1/p'))) + 7) / 8)))
+size=$((4 * (3 + ($((16#$(readelf -SW "$kernel" | sed -nE 's/.* \.text +PROGBITS +[0-9a-f]+ [0-9a-f]+ ([0-9a-f]+) .*/\1/p'))) + 7) / 8)))
 python3 - "$T/full" "$size" "$T/full1" "$T/full2" <<'PY'
 import sys
 d, n = open(sys.argv[1], 'rb').read(), int(sys.argv[2])
@@ -43,8 +43,8 @@ has nmi-segs '^segs: 592 cases ok$'
 has nmi-df-read '^atk_df: read [0-9]+ survived$'
 has nmi-df-fork '^atk_df: fork survived$'
 hasnt nmi-no-panic 'panic|kernel trap'
-cut1=$(grep -E '^off hz' <<<"$out" | head -1 | awk '{print $NF}')
-cut2=$(grep -E '^off hz' <<<"$out" | tail -1 | awk '{print $NF}')
+cut1=$(grep -E '^off hz' <<<"$out" | head -1 | awk '{ for(i = 1; i < NF; i++) if($i == "cut") print $(i+1) }')
+cut2=$(grep -E '^off hz' <<<"$out" | tail -1 | awk '{ for(i = 1; i < NF; i++) if($i == "cut") print $(i+1) }')
 python3 tools/test/kpcheck.py "$kernel" "$T/full1" spinnode >"$T/facts"
 echo "full table: $(fact kernel) kernel ticks, $(fact lines) lines, $cut1 cut, $(fact leafonly) of one pc, deepest $(fact depth)"
 check full-says-cut [ "${cut1:-0}" -gt 0 ]

@@ -11,10 +11,10 @@
 # until full, the fault rule for all threads, a thread's exec, fork
 # from a thread, and a hostile program's ways (kill of one thread, an
 # rfork bomb, the first thread exiting first, sbrk under a thread in a
-# read).  After each boot the kernel's text is unchanged and the free
-# pages and the heap are back where they started: after a second, as
-# the threads that outlive threadtest's first-exits-first case are
-# init's to reap.
+# read, profil and pcsample into a thread's own stack).  After each
+# boot the kernel's text is unchanged and the free pages and the heap
+# are back where they started: after a second, as the threads that
+# outlive threadtest's first-exits-first case are init's to reap.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
@@ -38,5 +38,13 @@ cat /dev/sysstat; cat /dev/textsum"
 	textintact "threads-$n-text-intact"
 	pagesback "threads-$n-pages-heap-back"
 done
+
+# A buffer on a thread's own stack (threadtest's stack-* checks, also
+# run above), on 8 processors too: refused while there are threads, and
+# no thread's copy of it written.
+guest -d -p 8 -a 'hz=10000' -t 300 -c "cat /dev/textsum; threadtest -stack; cat /dev/textsum"
+has "threadtest-stack-8" '^threadtest: ok$'
+hasnt "threadtest-stack-8-no-fail" '^FAIL'
+textintact "threads-stack-8-text-intact"
 
 summary threads

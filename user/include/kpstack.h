@@ -42,6 +42,7 @@ struct Stacks {
 void	stackload(Stacks *s, Symtab *k, const char *path);
 void	stackcheck(Stacks *s, const char *path, const uint32_t *cell, const char *kpdata);
 void	stackprint(Stacks *s);
+void	stacktop(Stacks *s, int max);
 void	stackfree(Stacks *s);
 void	flamegraph(Stacks *s);
 

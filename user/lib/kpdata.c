@@ -16,6 +16,15 @@
 
 _Static_assert(KPCELL == sizeof(uint32_t), "a kpdata cell is a uint32_t");
 
+static char	kpclockname[16];	/* the clock kpctl names, if any: kpclock notes it, kptotals prints it */
+
+/* What the clocks kpctl may name measure. */
+static const char *clocks[][2] = {
+	{ "virtual",	"one instruction a nanosecond, -d" },
+	{ "host",	"TCG, not the kernel's cost" },
+	{ "exact",	"instructions" },
+};
+
 /* A cell: KPCELL bytes, most significant first. */
 static uint32_t
 be32(const uint8_t *p)
@@ -37,7 +46,9 @@ kpnbins(Symtab *k)
  * some of all the ticks, and the bins share out the kernel ticks (a
  * count stops at 2^32-1 rather than wrap, so the bins may add up to
  * more than a kernel count that has stopped).  Exits with a message
- * if they do not.
+ * if they do not.  The kernel's kpdata has KPSELF cells more, kprof's
+ * own cost; the array always has them, 0 for a file without (an exact
+ * count's).
  */
 uint32_t*
 kpread(const char *path, uint64_t nbins)
@@ -54,10 +65,10 @@ kpread(const char *path, uint64_t nbins)
 	if(len < want)
 		fatal("%s: truncated at byte %lu of the %llu that kernel text's %llu bins take (or of another kernel)", path,
 			(unsigned long)len, (unsigned long long)want, (unsigned long long)nbins);
-	if(len > want)
+	if(len > want && len != want + KPCELL*KPSELF)
 		fatal("%s: %lu bytes, more than the %llu of kernel text's %llu bins", path,
 			(unsigned long)len, (unsigned long long)want, (unsigned long long)nbins);
-	cell = malloc(len/KPCELL * sizeof cell[0]);
+	cell = calloc(nbins + KPBIN + KPSELF, sizeof cell[0]);
 	if(cell == NULL)
 		fatal("out of memory");
 	for(i = 0; i < len/KPCELL; i++)
@@ -67,7 +78,7 @@ kpread(const char *path, uint64_t nbins)
 		fatal("%s: more kernel ticks (%u) than ticks (%u)", path,
 			(unsigned)cell[KPKERNEL], (unsigned)cell[KPTOTAL]);
 	sum = 0;
-	for(i = KPBIN; i < len/KPCELL; i++)
+	for(i = KPBIN; i < KPBIN + nbins; i++)
 		sum += cell[i];
 	if(sum != cell[KPKERNEL] && !(cell[KPKERNEL] == 0xFFFFFFFF && sum > cell[KPKERNEL]))
 		fatal("%s: the bins add up to %llu ticks, not the %u kernel ticks", path,
@@ -176,6 +187,8 @@ kpclock(Symtab *k, const char *datapath, unsigned long hz)
 			v = strtoul(val, NULL, 0);
 			if(strcmp(key, "hz") == 0)
 				khz = kpparsehz(val);
+			else if(strcmp(key, "clock") == 0 && strlen(val) < sizeof kpclockname)
+				strcpy(kpclockname, val);
 			else if(strcmp(key, "bin") == 0 && v != KPBINSIZE)
 				fatal("%s: bins of %s bytes, but kprof's are %d", path, val, KPBINSIZE);
 			else if(strcmp(key, "text") == 0 && v != k->textbase)
@@ -194,19 +207,49 @@ kpclock(Symtab *k, const char *datapath, unsigned long hz)
 }
 
 /*
- * Print the profile's first lines: the ticks, where text starts, and
- * HZ, or with none known (hz 0), that the rows are in ticks.
+ * Print the profile's first lines: the ticks, kprof's own cost among
+ * them, where text starts, and HZ, or with none known (hz 0), that the
+ * rows are in ticks; then the clock, if kpctl named one.
  */
 void
 kptotals(Symtab *k, const uint32_t *cell, unsigned long hz)
 {
-	printf("total: %u\tin kernel text: %u\toutside kernel text: %lld\n",
-		(unsigned)cell[KPTOTAL], (unsigned)cell[KPKERNEL],
+	uint32_t self = cell[KPBIN + kpnbins(k)];
+	size_t i;
+
+	printf("total: %llu\tin kernel text: %llu\toutside kernel text: %lld\n",
+		(unsigned long long)cell[KPTOTAL] + self, (unsigned long long)cell[KPKERNEL] + self,
 		(long long)cell[KPTOTAL] - (long long)cell[KPKERNEL]);
 	if(hz == 0)
 		printf("KTZERO %08x\tHZ unknown (no -h, no kpctl): ticks, not ms\n", (unsigned)k->textbase);
 	else
 		printf("KTZERO %08x\tHZ %lu\n", (unsigned)k->textbase, hz);
+	if(kpclockname[0] != '\0'){
+		printf("clock %s", kpclockname);
+		for(i = 0; i < sizeof clocks / sizeof clocks[0]; i++)
+			if(strcmp(kpclockname, clocks[i][0]) == 0)
+				printf(" (%s)", clocks[i][1]);
+		printf("\n");
+	}
+}
+
+/* kprof's own cost as a row of its own, kprof, among k's symbols. */
+static void
+kpselfrow(Symtab *k, uint32_t self)
+{
+	Sym *s;
+
+	if(self == 0)
+		return;
+	s = realloc(k->sym, (k->nsym + 1) * sizeof s[0]);
+	if(s == NULL)
+		fatal("out of memory");
+	memset(&s[k->nsym], 0, sizeof s[0]);
+	s[k->nsym].name = "kprof";
+	s[k->nsym].rank = 1;
+	s[k->nsym].ticks = self;
+	k->sym = s;
+	k->nsym++;
 }
 
 /* Print the flat profile of cells: the totals, then a row for each busy function. */
@@ -220,5 +263,6 @@ kpflat(Symtab *k, const uint32_t *cell, unsigned long hz)
 	for(i = 0; i < nbins; i++)
 		if(cell[KPBIN+i] != 0)
 			symcredit(k, k->textbase + i*KPBINSIZE, cell[KPBIN+i]);
-	symprint(k, cell[KPKERNEL], hz);
+	kpselfrow(k, cell[KPBIN+nbins]);
+	symprint(k, (uint64_t)cell[KPKERNEL] + cell[KPBIN+nbins], hz);
 }

@@ -428,6 +428,39 @@ stackprint(Stacks *s)
 	}
 }
 
+static int
+busier(const void *a, const void *b)
+{
+	const Path *x = *(Path**)a, *y = *(Path**)b;
+
+	if(x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* Print the max busiest folded stacks, busiest first, as stackprint. */
+void
+stacktop(Stacks *s, int max)
+{
+	Path **p;
+	int i, j;
+
+	if((p = malloc((s->npath + 1) * sizeof p[0])) == NULL)
+		fatal("out of memory");
+	for(i = 0; i < s->npath; i++)
+		p[i] = &s->path[i];
+	qsort(p, s->npath, sizeof p[0], busier);
+	for(i = 0; i < s->npath && i < max; i++){
+		for(j = 0; j < p[i]->n; j++){
+			if(j > 0)
+				putchar(';');
+			putname(s->name[p[i]->f[j]]);
+		}
+		printf(" %llu\n", (unsigned long long)p[i]->count);
+	}
+	free(p);
+}
+
 /* Free what stackload allocated. */
 void
 stackfree(Stacks *s)

@@ -3,10 +3,11 @@
  * pcsample(2) at the process level (profil(2)), against a hostile
  * program's ways too.
  *
- *	threadtest
+ *	threadtest [-stack]
  *
- * Prints "ok NAME" or "FAIL NAME: why" for each check, then
- * "threadtest: ok" and exits 0 if all passed.  Threads print nothing:
+ * Prints "ok NAME" or "FAIL NAME: why" for each check (with -stack,
+ * only those of buffers on a thread's stack), then "threadtest: ok" and
+ * exits 0 if all passed.  Threads print nothing:
  * they report through shared memory, and main prints.  The profiling
  * checks spin in spinloop, whose text is 8 bytes at a 16-byte boundary,
  * and compare the counters with the ticks the threads ran with a
@@ -659,6 +660,105 @@ testforkthread(void)
 }
 
 /*
+ * A buffer on the stack, which each thread has a copy of at the same
+ * address: while the image has threads, profil and pcsample refuse it
+ * (EINVAL), and the spinning threads' copies stay zero; while a
+ * profiler counts into it, rfork(RFMEM) refuses a thread (EBUSY) and
+ * fork goes on; once it is off, threads again.
+ */
+static unsigned short	*stackhist;	/* main's stack buffers, for the threads to look at their copies */
+static uintptr_t	*stacksamp;
+
+static void
+stackspinner(int i)
+{
+	spinner(i);
+	if(!allzero(stackhist, 64*sizeof stackhist[0]) || !allzero(stacksamp, 64*sizeof stacksamp[0]))
+		_exit(1);
+}
+
+static void
+teststack(void)
+{
+	unsigned short buf[64];
+	uintptr_t samp[64];
+	int r1, e1, r2, e2, pid, status;
+
+	memset(buf, 0, sizeof buf);
+	memset(samp, 0, sizeof samp);
+	stackhist = buf;
+	stacksamp = samp;
+	stop = 0;
+	started = 0;
+	thread(stackspinner, 0);
+	thread(stackspinner, 1);
+	while(started < 2)
+		spinloop(CHUNK);
+	errno = 0;
+	r1 = profil(buf, sizeof buf, (uintptr_t)spinloop, 0x4000);
+	e1 = errno;
+	errno = 0;
+	r2 = pcsample(samp, 64);
+	e2 = errno;
+	spin(T/4 + 2);
+	stop = 1;
+	profil(NULL, 0, 0, 0);
+	pcsample(NULL, 0);
+	if(r1 != -1 || e1 != EINVAL || r2 != -1 || e2 != EINVAL)
+		fail("stack-buf-threads", "profil returned %d (errno %d), pcsample %d (errno %d)", r1, e1, r2, e2);
+	else if(waitn(2) != 0)
+		fail("stack-buf-threads", "a thread's copy of the buffer was written");
+	else if(!allzero(buf, sizeof buf) || !allzero(samp, sizeof samp))
+		fail("stack-buf-threads", "the refused buffer was written");
+	else
+		ok("stack-buf-threads");
+
+	if(profil(buf, sizeof buf, (uintptr_t)spinloop, 0x4000) < 0){
+		fail("stack-buf-rfork", "profil into the stack of a lone thread: %s", strerror(errno));
+		return;
+	}
+	spin(T/4 + 2);
+	errno = 0;
+	if((pid = rfork(RFPROC|RFMEM)) == 0)
+		_exit(0);
+	e1 = errno;
+	if(pid > 0)
+		waitn(1);
+	fflush(stdout);
+	if((r1 = fork()) == 0)
+		_exit(0);
+	r2 = r1 > 0 && wait(&status) == r1 && status == 0;
+	profil(NULL, 0, 0, 0);
+	if(buf[0] == 0)
+		fail("stack-buf-rfork", "no ticks in the lone thread's stack buffer");
+	else if(pid != -1 || e1 != EBUSY)
+		fail("stack-buf-rfork", "rfork(RFMEM) with profil on the stack returned %d (errno %d)", pid, e1);
+	else if(!r2)
+		fail("stack-buf-rfork", "fork with profil on the stack failed");
+	else
+		ok("stack-buf-rfork");
+
+	pcsample(samp, 64);
+	errno = 0;
+	if((pid = rfork(RFPROC|RFMEM)) == 0)
+		_exit(0);
+	e1 = errno;
+	if(pid > 0)
+		waitn(1);
+	pcsample(NULL, 0);
+	if((r1 = rfork(RFPROC|RFMEM)) == 0)
+		_exit(0);
+	if(r1 > 0)
+		waitn(1);
+	if(pid != -1 || e1 != EBUSY)
+		fail("stack-samples-rfork", "rfork(RFMEM) with pcsample on the stack returned %d (errno %d)", pid, e1);
+	else if(r1 < 0)
+		fail("stack-samples-rfork", "rfork(RFMEM) once pcsample was off: %s", strerror(errno));
+	else
+		ok("stack-samples-rfork");
+}
+
+/*
  * kill of one thread: it dies, the others go on; wait from a thread
  * (for a thread it made); the process table filled with threads
  * (EAGAIN, then all of them exit cleanly); the image's first thread
@@ -773,22 +873,26 @@ main(int argc, char *argv[])
 	T = hz/10 < 20 ? 20 : hz/10;
 	if(argc == 2 && strcmp(argv[1], "-exec-child") == 0)
 		return execchild();
-	if(argc != 1){
-		fprintf(stderr, "usage: threadtest\n");
+	if(argc == 2 && strcmp(argv[1], "-stack") == 0)
+		teststack();
+	else if(argc != 1){
+		fprintf(stderr, "usage: threadtest [-stack]\n");
 		return 1;
+	}else{
+		if(((uintptr_t)etext - UTEXT + 1) / 2 > NHIST)
+			fatal("text too big for hist");
+		testshare();
+		testflags();
+		testlibc();
+		testprofil();
+		testpcsample();
+		testfault();
+		testsyscall();
+		testexec();
+		testforkthread();
+		teststack();
+		testprocs();
 	}
-	if(((uintptr_t)etext - UTEXT + 1) / 2 > NHIST)
-		fatal("text too big for hist");
-	testshare();
-	testflags();
-	testlibc();
-	testprofil();
-	testpcsample();
-	testfault();
-	testsyscall();
-	testexec();
-	testforkthread();
-	testprocs();
 	if(nfail != 0){
 		printf("threadtest: %d failed\n", nfail);
 		return 1;

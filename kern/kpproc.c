@@ -1,0 +1,205 @@
+/*
+ * The kernel profiler's view of processes (kprof(3)): its scope, the
+ * processes whose ticks #T counts, and its ticks by process, kpproc.
+ *
+ * The scope is a bit in each Proc, kpin, that fork copies: `pid N'
+ * sets it on N alone, so N and what it forks from then on are in
+ * scope, and kpscoped tells the NMI to count only them.  Idle, no
+ * process, is never in scope.
+ *
+ * The NMI counts a process's user and kernel ticks in the Proc itself
+ * (kpticks), for the run kpgen names: only the processor the process
+ * runs on writes them, since the scheduler gives a process to another
+ * only once this one has let it go (kern/proc.c).  A process reaped
+ * leaves them here, in a bounded table kept until the next startclr,
+ * of the busiest; the rest are summed in one overflow line.
+ */
+#include "u.h"
+#include "mem.h"
+#include "dat.h"
+#include "fns.h"
+#include "kprof.h"
+
+enum {
+	Nkpexit	= 256,	/* exited processes kpproc keeps */
+};
+
+typedef struct Kpexit {
+	int	pid;
+	int	ppid;		/* its parent when it was reaped */
+	char	name[NAMELEN];
+	uint	ticks[2];	/* user, kernel */
+} Kpexit;
+
+volatile uint	kpscoped;	/* 1: count only the processes with kpin set */
+static int	scopepid = -1;	/* the pid in scope, or -1 for all: under devkprof's kproflk */
+/* The rest are guarded by procs: they are used under it (procsweep, pwait). */
+static uint	kpgen;		/* the run that counts: startclr's count */
+static Kpexit	kpexit[Nkpexit];	/* the run's exited processes */
+static int	nkpexit;	/* of kpexit in use */
+static uint	nover;		/* processes the table had no room for */
+static uint	over[2];	/* their ticks */
+
+typedef struct Scope {
+	int	pid;		/* in scope, or -1 for none */
+	int	found;		/* processes with that pid */
+} Scope;
+
+static void
+kpfind(Proc *p, void *a)
+{
+	Scope *s = a;
+
+	if(p != nil && p->pid == s->pid && p->state != Zombie)
+		s->found++;
+}
+
+static void
+kpmark(Proc *p, void *a)
+{
+	if(p != nil)
+		p->kpin = p->pid == ((Scope*)a)->pid;
+}
+
+/*
+ * kpctl's pid arg: scope kprof to process arg and to what it forks
+ * from now on, or, arg all, to everything.  -1, and nothing changed,
+ * if arg is not all or decimal digits alone, or names no process.
+ */
+int
+kpscope(char *arg)
+{
+	Scope s = { -1, 0 };
+	uint pid;
+
+	if(strcmp(arg, "all") != 0){
+		if(decimal(arg, 100000000, &pid) < 0)
+			return seterr(EINVAL, "bad control message");
+		s.pid = pid;
+		procsweep(kpfind, &s);
+		if(s.found == 0)
+			return seterr(ESRCH, "no such process");
+	}
+	procsweep(kpmark, &s);
+	kpscoped = s.pid >= 0;
+	scopepid = s.pid;
+	return 0;
+}
+
+/* The scope, as kpctl's status line says it: a pid, or all; in buf. */
+char*
+kpscopename(char *buf, int n)
+{
+	if(scopepid < 0)
+		snprintf(buf, n, "all");
+	else
+		snprintf(buf, n, "%d", scopepid);
+	return buf;
+}
+
+static void
+kpnewrun(Proc *p, void *a)
+{
+	if(p != nil)
+		return;
+	*(uint*)a = ++kpgen;
+	nkpexit = 0;
+	nover = 0;
+	over[0] = over[1] = 0;
+}
+
+/*
+ * A new run: the generation that startclr's counts carry, and an empty
+ * table of exited processes.  A process's counts of an older run read
+ * as none, and the NMI starts them again at its next tick.
+ */
+uint
+kpprocclear(void)
+{
+	uint g;
+
+	procsweep(kpnewrun, &g);
+	return g;
+}
+
+/*
+ * Process p, a zombie that its parent reaps, under procs: keep its
+ * ticks.  A full table keeps the busiest: the least busy of it and p
+ * goes to the overflow.
+ */
+void
+kpprocreap(Proc *p)
+{
+	Kpexit *e, *min;
+
+	if(p->kpgen != kpgen || (p->kpticks[0] | p->kpticks[1]) == 0)
+		return;
+	if(nkpexit < Nkpexit)
+		e = &kpexit[nkpexit++];
+	else{
+		for(min = e = kpexit; e < kpexit + Nkpexit; e++)
+			if(e->ticks[0] + e->ticks[1] < min->ticks[0] + min->ticks[1])
+				min = e;
+		nover++;
+		if(p->kpticks[0] + p->kpticks[1] <= min->ticks[0] + min->ticks[1]){
+			over[0] += p->kpticks[0];
+			over[1] += p->kpticks[1];
+			return;
+		}
+		over[0] += min->ticks[0];
+		over[1] += min->ticks[1];
+		e = min;
+	}
+	e->pid = p->pid;
+	e->ppid = up->pid;
+	strcpy(e->name, p->name);
+	e->ticks[0] = p->kpticks[0];
+	e->ticks[1] = p->kpticks[1];
+}
+
+typedef struct Dump {
+	char	*buf;
+	int	n;
+	int	len;
+} Dump;
+
+static void
+dumpline(Dump *d, int pid, int ppid, char *name, uint *t)
+{
+	if(d->len < d->n)
+		d->len += snprintf(d->buf + d->len, d->n - d->len, "%d %d %s %u %u\n", pid, ppid, name, t[0], t[1]);
+}
+
+/* kpproc's line for a live process with ticks in this run; the exited ones at the end. */
+static void
+kpline(Proc *p, void *a)
+{
+	Dump *d = a;
+	Kpexit *e;
+
+	if(p != nil){
+		if(p->kpgen == kpgen && (p->kpticks[0] | p->kpticks[1]) != 0)
+			dumpline(d, p->pid, p->parent != nil ? p->parent->pid : 0, p->name, p->kpticks);
+		return;
+	}
+	for(e = kpexit; e < kpexit + nkpexit; e++)
+		dumpline(d, e->pid, e->ppid, e->name, e->ticks);
+	if(nover != 0 && d->len < d->n)
+		d->len += snprintf(d->buf + d->len, d->n - d->len, "overflow %u %u %u\n", nover, over[0], over[1]);
+}
+
+/* kpproc's text (kern/kprof.h) from off: every line fits, NAMELEN and three numbers of 10 digits. */
+long
+kpprocread(void *buf, long n, uvlong off)
+{
+	Dump d = { nil, (NPROC + Nkpexit + 1) * (NAMELEN + 4*12), 0 };
+	long r;
+
+	if((d.buf = kmalloc(d.n)) == nil)
+		return seterr(ENOMEM, nil);
+	d.buf[0] = '\0';
+	procsweep(kpline, &d);
+	r = readstr(off, buf, n, d.buf);
+	kfree(d.buf);
+	return r;
+}

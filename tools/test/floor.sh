@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# kprof is as right as sampling lets it be:
+# against the exact count of the same deterministic run (the plugin of
+# run-qemu.sh -x, tools/kpexact.c), its total variation distance over
+# kernel functions is at most the sampling noise's 95th percentile for
+# as many ticks, or 1 point, whichever is larger (kprof -c, leaving out
+# idle, where a halted processor runs no instructions but takes ticks,
+# and the sampler's own NMI path, nmientry, kprofnmi and its stackadd,
+# which runs instructions but cannot sample itself).  Every
+# processor is busy in the kernel throughout: all but one spin in #S
+# from before kprof starts (spina with interrupts on, chainc with them
+# off, in turn), and the last runs the measured part, between startclr
+# and stop: spina, chainc, then reads of /dev/kpdata.  hz=10000, and the
+# part is long enough for more than 10,000 kernel ticks.
+cd "$(dirname "$0")/../.." || exit 1
+. tools/test/lib.bash
+
+reads=$(printf ' /dev/kpdata%.0s' $(seq 31))
+floor() {
+	local ncpu=$1 iters=$2 bg= k
+	for ((k = 1; k < ncpu; k++)); do
+		if ((k % 2)); then bg="${bg}echo c 2000000000 > /dev/spinctl &
+"; else bg="${bg}echo a 2000000000 > /dev/spinctl &
+"; fi
+	done
+	mkdir -p "$T/x$ncpu"
+	guest -d -p "$ncpu" -a hz=10000 -t 900 -x "$T/x$ncpu" -o "$T/s$ncpu" -c "bind -a '#S' /dev
+${bg}echo startclr > /dev/kpctl
+echo a $iters > /dev/spinctl
+echo c $iters > /dev/spinctl
+cat$reads > /dev/null
+cat$reads > /dev/null
+cat$reads > /dev/null
+cat$reads > /dev/null
+echo stop > /dev/kpctl
+cat /dev/kpdata > /dev/eia1
+cat /dev/kpcpu"
+	check "exact-$ncpu-cpu-written" [ -s "$T/x$ncpu/kpdata" -a -s "$T/s$ncpu" ]
+	echo "$ncpu cpus, exact instructions:"
+	cat "$T/x$ncpu/kpcpu"
+	o/host/kprof -c -x idle -x nmientry -x kprofnmi -x stackadd o/kernel "$T/x$ncpu/kpdata" "$T/s$ncpu" >"$T/floor$ncpu" 2>&1
+	head -8 "$T/floor$ncpu"
+	tail -3 "$T/floor$ncpu"
+	local ticks tv n95
+	ticks=$(sed -nE 's/^sampled: ([0-9]+) ticks in kernel text.*/\1/p' "$T/floor$ncpu")
+	tv=$(sed -nE 's/^total variation: ([0-9.]+) points.*/\1/p' "$T/floor$ncpu")
+	n95=$(sed -nE 's/^sampling alone: .*95th percentile ([0-9.]+) points.*/\1/p' "$T/floor$ncpu")
+	check "floor-$ncpu-cpu-ticks" [ "${ticks:-0}" -ge 10000 ]
+	check "floor-$ncpu-cpu" awk -v d="$tv" -v n="$n95" 'BEGIN { exit !(d != "" && n != "" && d + 0 <= (n + 0 > 1 ? n + 0 : 1)) }'
+	# Each processor ran kernel code throughout: its exact count is at
+	# least 90% of an equal share.
+	check "floor-$ncpu-cpu-all-busy" awk -v n="$ncpu" '$1 == "cpu" { k[$2] = $4; t += $4 }
+		END { for(i = 0; i < n; i++) if(!(i in k) || k[i] < 0.9 * t / n) exit 1 }' "$T/x$ncpu/kpcpu"
+}
+
+# The measured part's spins: 9 instructions an iteration, on a
+# processor that gets 1/ncpu of the instructions.
+floor 1 66000000
+
+# The exact count is of the same run: the plugin does not change what
+# the guest does, and a run without it samples the same, byte for byte.
+short="bind -a '#S' /dev
+echo c 2000000000 > /dev/spinctl &
+echo startclr > /dev/kpctl
+echo a 2000000 > /dev/spinctl
+cat$reads > /dev/null
+echo stop > /dev/kpctl
+cat /dev/kpdata > /dev/eia1"
+mkdir -p "$T/xshort"
+guest -d -p 2 -a hz=10000 -x "$T/xshort" -o "$T/short" -c "$short"
+guest -d -p 2 -a hz=10000 -o "$T/plain" -c "$short"
+check exact-short-written [ -s "$T/xshort/kpdata" -a -s "$T/plain" ]
+check plugin-changes-nothing cmp -s "$T/plain" "$T/short"
+# kprof reads the exact count as it is, its rate from the kpctl beside.
+o/host/kprof o/kernel "$T/xshort/kpdata" >"$T/exactprofile" 2>&1
+check kprof-reads-exact grep -qE '^KTZERO c0100000	HZ 1000000$' "$T/exactprofile"
+
+# -x wants -d, and a directory whose name QEMU can pass to the plugin.
+./run-qemu.sh -k -x "$T" -c true >"$T/err" 2>&1
+check x-needs-d-status [ $? = 2 ]
+check x-needs-d-says grep -q 'needs -d' "$T/err"
+mkdir -p "$T/a,b"
+./run-qemu.sh -k -d -x "$T/a,b" -c true >"$T/err" 2>&1
+check x-no-comma-status [ $? = 2 ]
+check x-no-comma-says grep -q 'no comma' "$T/err"
+
+summary floor
