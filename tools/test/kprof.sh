@@ -95,7 +95,7 @@ check kpstack-spina-is-bins [ "$(fact chain spina)" = "$a" -a "$(fact leaf spina
 # (kpctl's interval fixed) the clock ticks at the same phase of every
 # one of alias's rounds, and finds it at every sample or at none (alias
 # starts kprof a quarter of a tick into a round: at every sample).
-guest -d -p 1 -a 'hz=1000' -t 300 -c "bind -a '#S' /dev
+guest -T -d -p 1 -a 'hz=1000' -t 300 -c "bind -a '#S' /dev
 alias 5000 55547
 echo stop > /dev/kpctl
 kprof kernel /dev/kpdata

@@ -140,7 +140,7 @@ has user-kernel-no-spin '^s 1$'
 # Equal turns on 2 processors under -d: #S's spina, the same count in
 # two processes at once, one on each processor; each says the tick it
 # ended at, and equal turns end them together (within 2 percent).
-guest -d -p 2 -a 'hz=10000' -t 300 -c "bind -a '#S' /dev
+guest -T -d -p 2 -a 'hz=10000' -t 300 -c "bind -a '#S' /dev
 echo 'echo a 20000000 > /dev/spinctl; cat /dev/time > /dev/cons' > /tmp/s
 cat /dev/time
 sh /tmp/s | sh /tmp/s"
