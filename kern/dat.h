@@ -4,6 +4,7 @@
  */
 #include "sys.h"
 
+typedef struct Bootopt	Bootopt;
 typedef struct Chan	Chan;
 typedef struct Cmdbuf	Cmdbuf;
 typedef struct Cmdtab	Cmdtab;
@@ -129,6 +130,16 @@ struct Dirtab {
 	uint	qid;
 	uint	length;		/* what stat reports */
 	uint	perm;
+};
+
+/*
+ * A kernel command-line word NAME=ARG that a configuration adds: main
+ * runs fn(ARG) once the processors are up.
+ */
+struct Bootopt {
+	char	*name;
+	void	(*fn)(char*);
+	char	*arg;		/* from the command line; nil if it has none */
 };
 
 /*
@@ -298,7 +309,8 @@ thismach(void)
 }
 
 #define up	(thismach()->proc)	/* the process running on this processor, or nil */
-extern Dev	*devtab[];
+extern Dev	*devtab[];	/* the configuration's devices (conf/NAME, made by tools/mkconf) */
+extern Bootopt	bootopt[];	/* and its kernel command-line words */
 extern uint	ticks;		/* the first processor's clock ticks since boot */
 extern int	hz;
 extern char	text[], etext[], end[];

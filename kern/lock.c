@@ -4,7 +4,8 @@
  * keeps them off until unlock, for locks that interrupt handlers take
  * too, so that a handler never finds its lock held by the code it
  * interrupted.  pushcli nests: interrupts come back on only at the
- * last popcli, and only if they were on at the first.  The other locks
+ * last popcli, and only if they were on at the first (splhi and splx,
+ * which do not nest, are for code that keeps the state itself).  The other locks
  * leave interrupts on, so that the clock ticks while they are held
  * (kprof's NMI sees what is done either way).  Every spin executes
  * pause, so that under QEMU's -icount, which runs the processors in
@@ -20,11 +21,13 @@
  *
  *	offset	kern/sysfile.c: a channel's offset (a QLock, held across the
  *		call's device read or write, which takes the locks below)
+ *	rootfile	dev/devroot.c: a file's data (a QLock each, held across
+ *		a whole read or write of it, which takes the locks below)
  *	kprof	dev/devkprof.c: kpctl's commands and kpstack's reads (a
  *		QLock, held across a read's scheduling points; kprof's NMI
  *		takes none)
  *	mounts	kern/chan.c: the mount table, and each union
- *	root	dev/devroot.c: the root file system's nodes
+ *	root	dev/devroot.c: the root file system's tree
  *	pipe	dev/devpipe.c: the list of pipes, and each pipe
  *	chan	kern/chan.c: channels' and mounts' reference counts
  *	pages	kern/alloc.c: the free pages
@@ -40,6 +43,11 @@
  *	ticks	kern/clock.c: the time the sleepers on &ticks wake (ilock)
  *	procs	kern/proc.c: the process table, the run queue, sleep and wakeup (ilock)
  *	consout	dev/devcons.c: console output, print (ilock)
+ *
+ * The test kernel's (conf/kerneltest) take one more, which no other
+ * lock is ever taken under, nor it under another:
+ *
+ *	locktest	dev/locktest.c: taken twice, or let go unheld, to panic
  */
 #include "u.h"
 #include "mem.h"
@@ -69,6 +77,26 @@ popcli(void)
 	if(--m->ncli < 0)
 		panic("popcli: unbalanced");
 	if(m->ncli == 0 && m->intena)
+		sti();
+}
+
+/*
+ * Interrupts off; returns whether they were on, for splx.  Unlike
+ * pushcli these do not nest: the caller keeps the state.
+ */
+int
+splhi(void)
+{
+	int s = readeflags() & FL_IF;
+
+	cli();
+	return s;
+}
+
+void
+splx(int s)
+{
+	if(s)
 		sti();
 }
 
@@ -174,23 +202,4 @@ qunlock(QLock *q)
 	unlock(&q->lk);
 	if(n > 0)
 		wakeup(q);
-}
-
-/*
- * The kernel command line's locktest=twice or locktest=unheld: take a
- * lock this processor already holds, or let go of one it does not,
- * each of which must panic, naming the lock.  Only whoever boots the
- * kernel can ask for it (tools/test/mp.sh does).
- */
-void
-locktest(char *how)
-{
-	static Lock l = { .name = "locktest" };
-
-	if(strcmp(how, "twice") == 0){
-		lock(&l);
-		lock(&l);
-	}else if(strcmp(how, "unheld") == 0)
-		unlock(&l);
-	print("locktest=%s: no panic\n", how);
 }
