@@ -560,14 +560,9 @@ static int
 ncpus(void)
 {
 	char buf[256], *p;
-	long n;
-	int fd;
 
-	if((fd = open("#T/kpctl", O_RDONLY)) < 0)
+	if(readstr("#T/kpctl", buf, sizeof buf) < 0)
 		return 1;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
 	return (p = strstr(buf, "cpus ")) != NULL ? atoi(p + 5) : 1;
 }
 

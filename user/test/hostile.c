@@ -50,17 +50,10 @@ static void
 sysstat(long *pages, long *heap)
 {
 	char buf[128], *p;
-	long n;
-	int fd;
 
 	*pages = *heap = -1;
-	if((fd = open("/dev/sysstat", O_RDONLY)) < 0)
+	if(readstr("/dev/sysstat", buf, sizeof buf) <= 0)
 		return;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if(n <= 0)
-		return;
-	buf[n] = '\0';
 	if((p = strstr(buf, "free ")) != NULL)
 		*pages = strtol(p + 5, NULL, 10);
 	if((p = strstr(buf, "heap ")) != NULL)

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <pcsample.h>
 #include "clock.h"
+#include "lib/check.h"
 
 enum {
 	UTEXT	= 0x1000,	/* where user text starts (user/user.ld) */
@@ -32,74 +33,12 @@ enum {
 	CHUNK	= 1<<20,	/* rounds of spinloop between looks at the clock */
 };
 
-/*
- * spinloop(n), n > 0: count n down to 0 in a loop of two instructions.
- * Its text is [spinloop, spinend): 8 bytes starting at a 16-byte
- * boundary, so that one counter at scale 0x4000 covers all of it.
- */
-void	spinloop(unsigned int n);
-extern char	spinend[];
 extern char	etext[];
-asm(
-	".text\n"
-	".p2align 4\n"
-	".globl spinloop\n"
-	".type spinloop, @function\n"
-	"spinloop:\n"
-	"	movl 4(%esp), %ecx\n"
-	"1:	decl %ecx\n"
-	"	jnz 1b\n"
-	"	ret\n"
-	".globl spinend\n"
-	"spinend:\n"
-);
 
 static unsigned short	hist[NHIST];	/* profil's counters */
 static uintptr_t	samples[NSAMP];	/* pcsample's samples */
-static unsigned int	hz;	/* clock ticks a second */
 static unsigned long	T = 20;	/* ticks each check spins for, at any clock rate */
 static unsigned long	slack;	/* ticks a system call or two may take */
-static int	nfail;		/* checks failed */
-
-static void
-ok(const char *name)
-{
-	printf("ok %s\n", name);
-}
-
-static void
-fail(const char *name, const char *fmt, ...)
-{
-	va_list arg;
-
-	printf("FAIL %s: ", name);
-	va_start(arg, fmt);
-	vfprintf(stdout, fmt, arg);
-	va_end(arg);
-	printf("\n");
-	nfail++;
-}
-
-/* Something the test needs failed: give up. */
-static void
-fatal(const char *what)
-{
-	printf("FAIL %s: %s\n", what, strerror(errno));
-	printf("profiltest: failed\n");
-	exit(1);
-}
-
-/* The clock, in ticks; hz is set too.  No check can go on without it. */
-static unsigned long
-now(void)
-{
-	unsigned long t;
-
-	t = clockticks(&hz);
-	if(hz == 0)
-		fatal("/dev/time");
-	return t;
-}
 
 /*
  * Spin in spinloop for n ticks; returns the ticks that passed.  The
@@ -148,18 +87,6 @@ nonzero(long lo, long hi)
 	for(n = 0; lo < hi; lo++)
 		n += samples[lo] != 0;
 	return n;
-}
-
-/* Is [p, p+n) all zero bytes? */
-static int
-allzero(const void *p, unsigned long n)
-{
-	const unsigned char *s;
-
-	for(s = p; n > 0; n--)
-		if(*s++ != 0)
-			return 0;
-	return 1;
 }
 
 static void

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <pcsample.h>
 #include "clock.h"
+#include "lib/check.h"
 #include "lock.h"
 
 enum {
@@ -34,28 +35,11 @@ enum {
 	NPROC	= 64,		/* the kernel's process table */
 };
 
-void	spinloop(unsigned int n);
-extern char	spinend[];
 extern char	etext[];
-asm(
-	".text\n"
-	".p2align 4\n"
-	".globl spinloop\n"
-	".type spinloop, @function\n"
-	"spinloop:\n"
-	"	movl 4(%esp), %ecx\n"
-	"1:	decl %ecx\n"
-	"	jnz 1b\n"
-	"	ret\n"
-	".globl spinend\n"
-	"spinend:\n"
-);
 
 static unsigned short	hist[NHIST];
 static uintptr_t	samples[NSAMP];
-static unsigned int	hz;
 static unsigned long	T;	/* ticks a check spins for */
-static int	nfail;
 
 /* Shared by the threads of a check. */
 static volatile int	stop;	/* the threads are to stop spinning */
@@ -64,44 +48,6 @@ static volatile int	started;	/* threads that have begun */
 static Lock	lk;
 static long	counter;	/* under lk */
 static volatile unsigned long	spins[NPROC];	/* each thread's rounds of CHUNK */
-
-static void
-ok(const char *name)
-{
-	printf("ok %s\n", name);
-}
-
-static void
-fail(const char *name, const char *fmt, ...)
-{
-	va_list arg;
-
-	printf("FAIL %s: ", name);
-	va_start(arg, fmt);
-	vfprintf(stdout, fmt, arg);
-	va_end(arg);
-	printf("\n");
-	nfail++;
-}
-
-static void
-fatal(const char *what)
-{
-	printf("FAIL %s: %s\n", what, strerror(errno));
-	printf("threadtest: failed\n");
-	exit(1);
-}
-
-static unsigned long
-now(void)
-{
-	unsigned long t;
-
-	t = clockticks(&hz);
-	if(hz == 0)
-		fatal("/dev/time");
-	return t;
-}
 
 /* Spin in spinloop for n ticks of the clock. */
 static void
@@ -133,17 +79,6 @@ sum(unsigned long lo, unsigned long hi)
 	for(s = 0; lo < hi; lo++)
 		s += hist[lo];
 	return s;
-}
-
-static int
-allzero(const void *p, unsigned long n)
-{
-	const unsigned char *s;
-
-	for(s = p; n > 0; n--)
-		if(*s++ != 0)
-			return 0;
-	return 1;
 }
 
 /* Start a thread running fn(arg), which then exits 0; its pid. */

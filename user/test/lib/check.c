@@ -1,0 +1,81 @@
+/*
+ * The test programs' verdicts: "ok NAME" for a check that passed,
+ * "FAIL NAME: why" for one that did not (the suite looks for both),
+ * and fatal for a step without which no check can go on.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include "clock.h"
+#include "check.h"
+
+int	nfail;
+unsigned int	hz;
+
+void
+ok(const char *name)
+{
+	printf("ok %s\n", name);
+}
+
+void
+fail(const char *name, const char *fmt, ...)
+{
+	va_list arg;
+
+	printf("FAIL %s: ", name);
+	va_start(arg, fmt);
+	vfprintf(stdout, fmt, arg);
+	va_end(arg);
+	printf("\n");
+	nfail++;
+}
+
+/* Something the test needs failed, errno says what: give up. */
+void
+fatal(const char *what)
+{
+	printf("FAIL %s: %s\n", what, strerror(errno));
+	printf("%s: failed\n", argv0);
+	exit(1);
+}
+
+/* The clock, in ticks; hz is set too.  No check can go on without it. */
+unsigned long
+now(void)
+{
+	unsigned long t;
+
+	t = clockticks(&hz);
+	if(hz == 0)
+		fatal("/dev/time");
+	return t;
+}
+
+/* Is [p, p+n) all zero bytes? */
+int
+allzero(const void *p, unsigned long n)
+{
+	const unsigned char *s;
+
+	for(s = p; n > 0; n--)
+		if(*s++ != 0)
+			return 0;
+	return 1;
+}
+
+asm(
+	".text\n"
+	".p2align 4\n"
+	".globl spinloop\n"
+	".type spinloop, @function\n"
+	"spinloop:\n"
+	"	movl 4(%esp), %ecx\n"
+	"1:	decl %ecx\n"
+	"	jnz 1b\n"
+	"	ret\n"
+	".globl spinend\n"
+	"spinend:\n"
+);
