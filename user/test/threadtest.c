@@ -111,6 +111,24 @@ waitn(int n)
 	return bad;
 }
 
+/*
+ * rfork(RFPROC|RFMEM) for a thread that exits at once, waited for:
+ * rfork's result, and its errno in *err.
+ */
+static int
+trythread(int *err)
+{
+	int pid;
+
+	errno = 0;
+	if((pid = rfork(RFPROC|RFMEM)) == 0)
+		_exit(0);
+	*err = errno;
+	if(pid > 0)
+		waitn(1);
+	return pid;
+}
+
 /* A thread body: spin until stop, counting rounds in spins[i]. */
 static void
 spinner(int i)
@@ -653,12 +671,7 @@ teststack(void)
 		return;
 	}
 	spin(T/4 + 2);
-	errno = 0;
-	if((pid = rfork(RFPROC|RFMEM)) == 0)
-		_exit(0);
-	e1 = errno;
-	if(pid > 0)
-		waitn(1);
+	pid = trythread(&e1);
 	fflush(stdout);
 	if((r1 = fork()) == 0)
 		_exit(0);
@@ -674,17 +687,9 @@ teststack(void)
 		ok("stack-buf-rfork");
 
 	pcsample(samp, 64);
-	errno = 0;
-	if((pid = rfork(RFPROC|RFMEM)) == 0)
-		_exit(0);
-	e1 = errno;
-	if(pid > 0)
-		waitn(1);
+	pid = trythread(&e1);
 	pcsample(NULL, 0);
-	if((r1 = rfork(RFPROC|RFMEM)) == 0)
-		_exit(0);
-	if(r1 > 0)
-		waitn(1);
+	r1 = trythread(&e2);
 	if(pid != -1 || e1 != EBUSY)
 		fail("stack-samples-rfork", "rfork(RFMEM) with pcsample on the stack returned %d (errno %d)", pid, e1);
 	else if(r1 < 0)

@@ -1,17 +1,20 @@
 /*
  * The test programs' verdicts: "ok NAME" for a check that passed,
  * "FAIL NAME: why" for one that did not (the suite looks for both),
- * and fatal for a step without which no check can go on.
+ * failcall for a system call that failed, and fatal for a step
+ * without which no check can go on.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <unistd.h>
 #include "clock.h"
 #include "check.h"
 
 int	nfail;
+const char	*testcase;
 unsigned int	hz;
 
 void
@@ -30,6 +33,25 @@ fail(const char *name, const char *fmt, ...)
 	vfprintf(stdout, fmt, arg);
 	va_end(arg);
 	printf("\n");
+	nfail++;
+}
+
+/*
+ * A system call returned r where it should not have: "argv0: FAIL what
+ * (returned r: its error string)", with the case first if one is set.
+ */
+void
+failcall(const char *what, long r)
+{
+	char msg[ERRMAX];
+
+	msg[0] = '\0';
+	if(r == -1)
+		errstr(msg, sizeof msg);
+	if(testcase != NULL)
+		printf("%s: %s: FAIL %s (returned %ld%s%s)\n", argv0, testcase, what, r, msg[0] ? ": " : "", msg);
+	else
+		printf("%s: FAIL %s (returned %ld%s%s)\n", argv0, what, r, msg[0] ? ": " : "", msg);
 	nfail++;
 }
 

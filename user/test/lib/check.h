@@ -4,10 +4,12 @@
  * the clock.
  */
 extern int	nfail;		/* checks failed */
+extern const char	*testcase;	/* what failcall names before its message, or NULL */
 extern unsigned int	hz;	/* clock ticks a second, once now has run */
 
 void	ok(const char *name);
 void	fail(const char *name, const char *fmt, ...);
+void	failcall(const char *what, long r);
 void	fatal(const char *what);
 unsigned long	now(void);
 int	allzero(const void *p, unsigned long n);
