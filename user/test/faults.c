@@ -217,12 +217,17 @@ reader(int fd)
 	return pid;
 }
 
-/* Asleep in a pipe's read (or with write, its write, the pipe full). */
+/*
+ * Asleep on a pipe: in its read (Pread), in its write with the pipe
+ * full (Pwrite), or in wait for a child asleep in its read (Pwait).
+ */
+enum { Pread, Pwrite, Pwait };
+
 static void
-piping(int rounds, int write1)
+piping(int rounds, int how)
 {
 	static char buf[8192];
-	char *what = write1 ? "pipe write" : "pipe read";
+	static char *what[] = { "pipe read", "pipe write", "wait" };
 	int i, pid, fd[2];
 
 	for(i = 0; i < rounds; i++){
@@ -231,42 +236,18 @@ piping(int rounds, int write1)
 			return;
 		}
 		if((pid = fork()) == 0){
-			if(write1)
+			if(how == Pwrite)
 				write(fd[1], buf, sizeof buf);
-			else{
+			else if(how == Pread || fork() == 0){
 				close(fd[1]);
 				read(fd[0], buf, 1);
-			}
+				exit(how == Pread ? Lost : 0);
+			}else
+				wait(NULL);
 			exit(Lost);
 		}
 		delay(i % 4);
-		killpiped(what, pid, fd);
-	}
-}
-
-/* Asleep in wait, for a child that waits on a pipe. */
-static void
-waiting(int rounds)
-{
-	char c;
-	int i, pid, fd[2];
-
-	for(i = 0; i < rounds; i++){
-		if(pipe(fd) < 0){
-			failcall("pipe", -1);
-			return;
-		}
-		if((pid = fork()) == 0){
-			if(fork() == 0){
-				close(fd[1]);
-				read(fd[0], &c, 1);
-				exit(0);
-			}
-			wait(NULL);
-			exit(Lost);
-		}
-		delay(i % 4);
-		killpiped("wait", pid, fd);
+		killpiped(what[how], pid, fd);
 	}
 }
 
@@ -632,9 +613,9 @@ testkill(int rounds)
 	forking(rounds);
 	running(12);
 	sleeping(rounds);
-	piping(rounds, 0);
-	piping(rounds, 1);
-	waiting(rounds);
+	piping(rounds, Pread);
+	piping(rounds, Pwrite);
+	piping(rounds, Pwait);
 	locked(rounds);
 	exiting(rounds);
 }

@@ -71,16 +71,6 @@ profiled(void)
 	return prof;
 }
 
-static unsigned long
-sum(unsigned long lo, unsigned long hi)
-{
-	unsigned long s;
-
-	for(s = 0; lo < hi; lo++)
-		s += hist[lo];
-	return s;
-}
-
 /* Start a thread running fn(arg), which then exits 0; its pid. */
 static int
 thread(void (*fn)(int), int arg)
@@ -318,8 +308,8 @@ testprofil(void)
 	spinall(NTHR, T);
 	profil(NULL, 0, 0, 0);
 	p1 = profiled();
-	all = sum(0, NHIST);
-	c = sum(((uintptr_t)spinloop - UTEXT)/2, ((uintptr_t)spinend - UTEXT + 1)/2);
+	all = histsum(hist, 0, NHIST);
+	c = histsum(hist, ((uintptr_t)spinloop - UTEXT)/2, ((uintptr_t)spinend - UTEXT + 1)/2);
 	if(all != p1 - p0)
 		fail("profil-exact", "%lu ticks counted, %lu profiled", all, p1 - p0);
 	else if(c < all/2 || all < T)
@@ -347,19 +337,19 @@ testprofil(void)
 		_exit(0);
 	}
 	waitn(1);
-	p0 = sum(0, NHIST);
+	p0 = histsum(hist, 0, NHIST);
 	spin(T/4 + 2);
-	p1 = sum(0, NHIST);
+	p1 = histsum(hist, 0, NHIST);
 	if(rfork(RFPROC|RFMEM) == 0){
 		profil(NULL, 0, 0, 0);
 		_exit(0);
 	}
 	waitn(1);
-	all = sum(0, NHIST);
+	all = histsum(hist, 0, NHIST);
 	spin(T/4 + 2);
 	if(p1 - p0 < T/8)
 		fail("profil-set-by-thread", "main counted %lu ticks after a thread set profil", p1 - p0);
-	else if(sum(0, NHIST) != all)
+	else if(histsum(hist, 0, NHIST) != all)
 		fail("profil-set-by-thread", "counting after a thread turned profil off");
 	else
 		ok("profil-set-by-thread");
@@ -540,11 +530,11 @@ testexec(void)
 		profil(hist, 2*n, UTEXT, 0x10000);
 		pcsample(samples, NSAMP);
 		tid = thread(execer, 0);
-		c0 = sum(0, NHIST);
+		c0 = histsum(hist, 0, NHIST);
 		if(wait(&status) != tid)
 			exit(1);
 		spin(T/4 + 2);
-		c1 = sum(0, NHIST);
+		c1 = histsum(hist, 0, NHIST);
 		profil(NULL, 0, 0, 0);
 		if(status != 0)
 			fail("exec-thread", "the exec'd thread found %d of its checks failed", status);
@@ -580,17 +570,17 @@ forker(int i)
 	int pid, status;
 
 	(void)i;
-	before = sum(0, NHIST);
+	before = histsum(hist, 0, NHIST);
 	if((pid = fork()) < 0)
 		_exit(2);
 	if(pid == 0){
-		c = sum(0, NHIST);
+		c = histsum(hist, 0, NHIST);
 		spin(T/4 + 2);
-		_exit(sum(0, NHIST) - c < T/8);
+		_exit(histsum(hist, 0, NHIST) - c < T/8);
 	}
 	if(wait(&status) != pid || status != 0)
 		_exit(3);
-	shared = sum(0, NHIST) - before;
+	shared = histsum(hist, 0, NHIST) - before;
 }
 
 static void

@@ -76,6 +76,17 @@ now(void)
 	return t;
 }
 
+/* The sum of profil's counters h[lo, hi). */
+unsigned long
+histsum(const unsigned short *h, unsigned long lo, unsigned long hi)
+{
+	unsigned long s;
+
+	for(s = 0; lo < hi; lo++)
+		s += h[lo];
+	return s;
+}
+
 /* Is [p, p+n) all zero bytes? */
 int
 allzero(const void *p, unsigned long n)
