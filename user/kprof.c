@@ -163,11 +163,7 @@ main(int argc, char *argv[])
 		flag = argv[i][1];
 		if(flag != 'h' && flag != 'x')
 			usage();
-		if(argv[i][2] != '\0')
-			arg = argv[i] + 2;
-		else if(i+1 < argc)
-			arg = argv[++i];
-		else
+		if((arg = flagarg(argc, argv, &i)) == NULL)
 			usage();
 		if(flag == 'x'){
 			omit[nomit++] = (char*)arg;
