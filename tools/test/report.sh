@@ -8,7 +8,7 @@
 #    headless Chromium through Selenium and chromium-driver
 #    (tools/test/reportcheck.py): no console errors, click-to-zoom,
 #    reset, search and its share, the table's sorting, the idle switch,
-#    and a screenshot that is not blank;
+#    the ticks by process, and a screenshot that is not blank;
 # and, with no guest, a report of a kernel whose function names are
 # markup (`<script>', quotes, ampersands), which the page and the SVG
 # show as text, and tools/report.py's errors on files it can't read.
