@@ -114,7 +114,7 @@ hostonly(Symtab *k, int mode, char **arg, int narg, unsigned long hz, const char
 			stackload(&st, k, NULL, arg[1]);
 			stackcheck(&st, arg[1], cell, arg[0]);
 		}
-		kpprof(k, cell, kpnbins(k), hz, narg == 2 ? &st : NULL, "not named by kpctl");
+		kpprof(k, cell, kpnbins(k), hz, narg == 2 ? &st : NULL, kpclockdesc());
 		if(narg == 2)
 			stackfree(&st);
 		break;
