@@ -243,7 +243,7 @@ pidticks(int pid)
 static void
 forkpid(int rounds)
 {
-	int i, pid, kpid, next, lost = 0, st;
+	int i, pid, kpid, next, lost = 0, st, go[2];
 	char *mem, name[32];
 	long t;
 
@@ -261,19 +261,27 @@ forkpid(int rounds)
 	for(i = 0; i < rounds; i++){
 		done = 0;
 		target = next;
+		if(pipe(go) < 0)
+			fatal("pipe");
+		/* The child spins once the scope is set: until then it waits, and cannot exit. */
 		if((pid = fork()) == 0){
-			spinloop(Spin);
+			close(go[1]);
+			read(go[0], &st, 1);
+			for(t = now(); now() - t < 10; )
+				spinloop(Spin / 100);
 			_exit(0);
 		}
+		close(go[0]);
 		if(pid != next){
 			failcall("fork: pid not the next", pid);
 			break;
 		}
 		next = pid + 1;
-		if(wait(&st) != pid)
-			fatal("wait");
 		while(!done)
 			sleep(1);
+		close(go[1]);
+		if(wait(&st) != pid)
+			fatal("wait");
 		if((t = pidticks(pid)) <= 0){
 			if(lost++ < 3)
 				printf("atk_kprof: forkpid: round %d: child %d scoped as it was forked, but %s\n",
