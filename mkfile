@@ -10,7 +10,12 @@ CFLAGS=-m32 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -fno-pic -fno-pie -fno
 KHDR=`ls kern/*.h`
 UHDR=`ls kern/sys.h kern/lib.h kern/kprof.h user/include/*.h`
 # The kernel uses no FPU or SSE register: they hold the user's (kern/fpu.c).
-KCFLAGS=$CFLAGS -mgeneral-regs-only -Ikern
+# Every kernel function starts with a 5-byte nop, which kern/arcs.c
+# patches into a call of its arc recorder while the call graph is
+# counted, and __mcount_loc lists where they are (-pg -mfentry
+# -mrecord-mcount -mnop-mcount); functions marked NOPROF have none.
+KBASEFLAGS=$CFLAGS -mgeneral-regs-only -Ikern
+KCFLAGS=$KBASEFLAGS -pg -mfentry -mrecord-mcount -mnop-mcount
 # The C library's headers include the kernel's ABI as "kern/sys.h".
 UCFLAGS=$CFLAGS -Iuser/include -I.
 # Host builds find the shared headers (elfsym.h, gmon.h, and the
@@ -24,9 +29,9 @@ SANCFLAGS=-O1 -g -Wall -Wextra -Werror -iquote user/include -iquote . -fsanitize
 KSRC=`ls kern/*.c dev/*.c`
 KOBJ=o/boot/entry.o o/boot/apboot.o o/kern/trapasm.o o/kern/swtch.o ${KSRC:%.c=o/%.o}
 
-# The C library: user/lib, and the kernel's string and format code,
-# whose objects it shares (kern/lib.h).
-SHARED=o/kern/string.o o/kern/fmt.o o/kern/strerror.o
+# The C library: user/lib, and the kernel's string and format code
+# (kern/lib.h), compiled again without the kernel's entry nops (o/kl/).
+SHARED=o/kl/string.o o/kl/fmt.o o/kl/strerror.o
 LSRC=`ls user/lib/*.c`
 LOBJ=o/lib/crt0.o o/lib/syscall.o o/lib/mcount.o ${LSRC:user/lib/%.c=o/lib/%.o} $SHARED
 
@@ -58,6 +63,10 @@ o/kernel: $KOBJ boot/kernel.ld
 o/kern/%.o: kern/%.c $KHDR
 	mkdir -p o/kern
 	gcc $KCFLAGS -c -o $target kern/$stem.c
+
+o/kl/%.o: kern/%.c $KHDR
+	mkdir -p o/kl
+	gcc $KBASEFLAGS -c -o $target kern/$stem.c
 
 o/dev/%.o: dev/%.c $KHDR
 	mkdir -p o/dev

@@ -8,8 +8,9 @@
  * and the NMI takes no lock.  kpdata shows the cells' sums (kern/kprof.h),
  * kprof's own cost last (kpself); kpstack the stacks, merged over the
  * processors; kpcpu each one's ticks.  kpctl takes start, stop, startclr
- * and interval random|fixed (kern/apic.c), and reads back a status line.
- * kpproc and kpctl's pid, the scope, are kern/kpproc.c's.
+ * interval random|fixed (kern/apic.c) and arcs on|off (the call graph,
+ * kern/arcs.c), and reads back a status line.  kpproc and kpctl's pid,
+ * the scope, are kern/kpproc.c's; kpgmon, all as a gmon.out, dev/kpgmon.c's.
  */
 #include "u.h"
 #include "mem.h"
@@ -19,7 +20,7 @@
 #include "kprof.h"
 
 enum {
-	Qctl = 1, Qdata, Qcpu, Qstack, Qproc,
+	Qctl = 1, Qdata, Qcpu, Qstack, Qproc, Qgmon,
 
 	KPmaxtext	= 128*1024,	/* kernel text at most */
 	KPncell	= KPBIN + (KPmaxtext >> KPBINSHIFT) + KPSELF,
@@ -35,6 +36,7 @@ static Dirtab kprofdir[] = {
 	{ "kpcpu",	Qcpu,	0,	0444 },
 	{ "kpstack",	Qstack,	0,	0444 },
 	{ "kpproc",	Qproc,	0,	0444 },
+	{ "kpgmon",	Qgmon,	0,	0444 },
 };
 
 /*
@@ -96,8 +98,8 @@ kpself(void)
 }
 
 /* Cell i summed over the processors. */
-static uint
-cell(uint i)
+uint
+kpcell(uint i)
 {
 	uint n = 0;
 	int k;
@@ -209,7 +211,7 @@ same(uint *a, uint *b, uint n)
  * most from the one its hash names.  -1 if it has no slot and there is
  * no room.
  */
-static int
+static NOPROF int
 stackadd(Kpcount *k, uint *pc, uint n, uint h)
 {
 	uint i, j;
@@ -245,7 +247,7 @@ stackadd(Kpcount *k, uint *pc, uint n, uint h)
  * its leaf alone if that has room, else only in its bin, where
  * kpstack's reads find it.  A tick out of scope counts nowhere.
  */
-void
+NOPROF void
 kprofnmi(uint *f, uint bp, uvlong t0)
 {
 	Mach *m = thismach();
@@ -296,12 +298,33 @@ kprofinit(void)
 		mach[k].kp = &kpcount[k][0];
 }
 
+uint
+kpnbin(void)
+{
+	return ncell - KPBIN - KPSELF;
+}
+
 static int
 kprofopen(Chan *c, int omode)
 {
+	int r;
+
 	if(c->qid != Qctl && (omode & O_ACCMODE) != O_RDONLY)
 		return seterr(EACCES, "permission denied");
-	return 0;
+	if(c->qid != Qgmon)
+		return 0;
+	if(qlockintr(&kproflk) < 0)
+		return -1;
+	r = kpgmonopen(c);
+	qunlock(&kproflk);
+	return r;
+}
+
+static void
+kprofclose(Chan *c)
+{
+	if(c->qid == Qgmon)
+		kpgmonclose(c);
 }
 
 /*
@@ -317,7 +340,7 @@ bigendian(uchar *p, uint off, uint n)
 	int m;
 
 	for(; n > 0 && off % 4 != 0; n--, off++)
-		*p++ = cell(off/4) >> (8 * (3 - off%4));
+		*p++ = kpcell(off/4) >> (8 * (3 - off%4));
 	i = off/4;
 	k = n/4;
 	w = (uint*)p;
@@ -331,7 +354,7 @@ bigendian(uchar *p, uint off, uint n)
 		w[j] = __builtin_bswap32(w[j]);
 	p += 4*k;
 	for(off = 4*(i + k), n %= 4; n > 0; n--, off++)
-		*p++ = cell(off/4) >> (8 * (3 - off%4));
+		*p++ = kpcell(off/4) >> (8 * (3 - off%4));
 }
 
 /* Stack s of table k in table t, or nil. */
@@ -372,7 +395,7 @@ snapshot(void)
 	for(i = KPBIN; i < ncell - KPSELF; i++){
 		if(i % 1024 == 0 && schedpoint() < 0)
 			return -1;
-		left[i] = cell(i);
+		left[i] = kpcell(i);
 	}
 	for(l = 0; l < nmach; l++){
 		k = mach[l].kp;
@@ -500,10 +523,10 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 	case Qctl:
 		for(k = 0, cut = 0; k < nmach; k++)
 			cut = satadd(cut, mach[k].kp->cut);
-		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x cpus %d cut %u clock %s interval %s pid %s\n",
+		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x cpus %d cut %u clock %s interval %s pid %s arcs %s drop %u\n",
 			kprofon ? "on" : "off", hz, 1<<KPBINSHIFT, (uint)text, (uint)etext, nmach, cut,
 			virtualclock ? "virtual" : "host", nmirandom ? "random" : "fixed",
-			kpscopename(scope, sizeof scope));
+			kpscopename(scope, sizeof scope), arcson ? "on" : "off", arcsdrops());
 		return readstr(off, buf, n, status);
 	case Qcpu:
 		for(k = 0, l = 0; k < nmach; k++)
@@ -514,6 +537,8 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 		return stackread(buf, n, off);
 	case Qproc:
 		return kpprocread(buf, n, off);
+	case Qgmon:
+		return kpgmonread(c, buf, n, off);
 	}
 	len = ncell * sizeof(uint);
 	if(off >= len)
@@ -524,7 +549,7 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 	return n;
 }
 
-enum { CMstart, CMstop, CMstartclr, CMinterval, CMpid };
+enum { CMstart, CMstop, CMstartclr, CMinterval, CMpid, CMarcs };
 
 static Cmdtab kpctlmsg[] = {
 	{ CMstart,	"start",	1 },
@@ -532,6 +557,7 @@ static Cmdtab kpctlmsg[] = {
 	{ CMstartclr,	"startclr",	1 },
 	{ CMinterval,	"interval",	2 },	/* random or fixed */
 	{ CMpid,	"pid",		2 },
+	{ CMarcs,	"arcs",		2 },	/* on or off */
 };
 
 static long
@@ -567,6 +593,16 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 		xchg(&kprofon, 0);
 		quiesce();
 		break;
+	case CMarcs:
+		if(strcmp(cb.f[1], "on") != 0 && strcmp(cb.f[1], "off") != 0){
+			qunlock(&kproflk);
+			return seterr(EINVAL, "bad control message");
+		}
+		if(arcsctl(cb.f[1][1] == 'n') < 0){
+			qunlock(&kproflk);
+			return -1;
+		}
+		break;
 	case CMinterval:
 		if(strcmp(cb.f[1], "random") != 0 && strcmp(cb.f[1], "fixed") != 0){
 			qunlock(&kproflk);
@@ -593,6 +629,7 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 			mach[k].kp = spare;
 		}
 		quiesce();
+		arcsclear();
 		KPMARK("kpcl");
 		KPMARK("kpon");
 		nmiclocktime(1);
@@ -618,4 +655,5 @@ Dev kprofdevtab = {
 	.open = kprofopen,
 	.read = kprofread,
 	.write = kprofwrite,
+	.close = kprofclose,
 };

@@ -6,6 +6,7 @@ enum {
 	IRQ0		= 32,	/* vector of the I/O APIC's input 0 */
 	NIRQ		= 24,	/* its inputs */
 	Tclock		= IRQ0,	/* the local APIC timer's vector; input 0, the 8254, is never enabled */
+	Tstop		= 0xFC,	/* kern/arcs.c's: wait while the text changes */
 	Twake		= 0xFD,	/* ready's interrupt: an idle processor, there is work */
 	Tflush		= 0xFE,	/* shootdown's interrupt: flush the TLB */
 	Tspurious	= 0xFF,	/* the local APIC's spurious interrupt */
@@ -35,6 +36,16 @@ void	nmiclocknext(void);
 uvlong	nmiclocktime(int);
 extern int	nmirandom;	/* kprof's clock draws its intervals at random */
 extern int	clockgsi;
+
+/* arcs.c */
+extern int	arcson;
+void	arcsinit(void);
+int	arcsctl(int);
+void	arcsclear(void);
+uint	arcsdrops(void);
+uint	arcsmax(void);
+uint	arcswalk(void (*)(void*, uint, uint, uint), void*, uint);
+void	patchintr(void);
 
 /* archive.c */
 void	rootload(uchar*, uint);
@@ -289,3 +300,8 @@ void	uartkick(void);		/* devuart.c: the console has room again */
 long	consreadline(char*, long);	/* devcons.c: a line of it */
 void	uartputc(int, int);	/* devuart.c: a byte out of port 0 or 1 */
 void	vgaputc(int);		/* vga.c: a character on the screen */
+uint	kpcell(uint);		/* devkprof.c: a cell of kpdata, summed over the processors */
+uint	kpnbin(void);		/* devkprof.c: kpdata's bins */
+int	kpgmonopen(Chan*);	/* kpgmon.c: #T/kpgmon */
+long	kpgmonread(Chan*, void*, long, uvlong);
+void	kpgmonclose(Chan*);

@@ -1,42 +1,21 @@
 /*
  * A program's profile of itself (user/lib/gmon.c), written at exit to
- * gmon.out in GNU gprof's format, which prof reads too:
+ * gmon.out in GNU gprof's format (kern/gmon.h), which prof reads too,
+ * and the reading of a gmon.out, the kernel's (#T/kpgmon) or a
+ * program's (user/lib/gmonread.c).
  *
- *	header	"gmon", version 1 (4 bytes), 12 zero bytes
- *	record	tag GMON_TAG_TIME_HIST (1 byte), then
- *		low_pc, high_pc (4 bytes each), hist_size (4: the number of
- *		counters), prof_rate (4: HZ), dimen (15: "seconds",
- *		NUL-padded), dimen_abbrev (1: 's'),
- *		then hist_size 16-bit counts
- *	records	for a program built with -pg, one for each arc of the
- *		call graph: tag GMON_TAG_CG_ARC (1 byte), then from_pc
- *		(the return address into the caller), self_pc (an
- *		address in the callee, just after its call of mcount)
- *		and count (calls along the arc), 4 bytes each
- *
- * every number little-endian.  Counter i covers the text from
- * low_pc + i*(high_pc-low_pc)/hist_size, as gprof reads it.
- *
- * An arc's count stops at GMON_MAXCOUNT: it never wraps.  The table of
- * arcs holds GMON_NARCS; calls along arcs that found it full are
- * counted in one more record, an arc from mcountoverflow to itself.
+ * The table of arcs holds GMON_NARCS; calls along arcs that found it
+ * full are counted in one more record, an arc from mcountoverflow to
+ * itself.
  */
 #ifndef GMON_H
 #define GMON_H
 #include <stdint.h>
+#include "kern/gmon.h"
 
 enum {
-	GMON_VERSION		= 1,
-	GMON_HDRSIZE		= 20,	/* bytes in the file header */
-	GMON_TAG_TIME_HIST	= 0,
-	GMON_TAG_CG_ARC		= 1,
-	GMON_HISTSIZE		= 32,	/* bytes of a histogram record after its tag */
-	GMON_ARCSIZE		= 12,	/* bytes of an arc record after its tag */
-	GMON_DIMENLEN		= 15,	/* bytes in dimen */
 	GMON_NARCS		= 2048,	/* arcs mcount has room for */
 };
-
-#define GMON_MAXCOUNT	0xffffffffu	/* where an arc's count stops */
 
 typedef struct Gmon Gmon;
 
