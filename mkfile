@@ -25,9 +25,15 @@ HOSTCFLAGS=-O2 -g -Wall -Wextra -Werror -iquote user/include -iquote .
 SANCFLAGS=-O1 -g -Wall -Wextra -Werror -iquote user/include -iquote . -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 # Everything mk makes goes in o/: o/kern, o/dev and o/boot hold the
-# kernel's objects, o/lib the C library's, o/u the programs'.
-KSRC=`ls kern/*.c dev/*.c`
+# kernel's objects, o/conf its configurations', o/lib the C library's,
+# o/u the programs'.  A kernel is every file of kern/ and what its
+# configuration names: conf/kernel for o/kernel, what users boot, and
+# conf/kerneltest for o/kerneltest, what the tests boot where they need
+# its test devices (run-qemu.sh -T).
+KSRC=`ls kern/*.c`
 KOBJ=o/boot/entry.o o/boot/apboot.o o/kern/trapasm.o o/kern/swtch.o ${KSRC:%.c=o/%.o}
+KDEV=`tools/mkconf o conf/kernel`
+KTESTDEV=`tools/mkconf o conf/kerneltest`
 
 # The C library: user/lib, and the kernel's string and format code
 # (kern/lib.h), compiled again without the kernel's entry nops (o/kl/).
@@ -54,11 +60,20 @@ PROFTESTS=arctest
 PROFTESTPROGS=${PROFTESTS:%=o/test/%.prof}
 PGCFLAGS=$UCFLAGS -pg
 
-all:V: o/kernel o/root.tar o/kprof.iso tools
+all:V: o/kernel o/kerneltest o/root.tar o/roottest.tar o/kprof.iso tools
 
-o/kernel: $KOBJ boot/kernel.ld
-	mkdir -p o
-	ld $LDFLAGS -T boot/kernel.ld -o $target $KOBJ $LIBGCC
+o/kernel: $KOBJ $KDEV o/conf/kernel.o boot/kernel.ld
+	ld $LDFLAGS -T boot/kernel.ld -o $target $KOBJ $KDEV o/conf/kernel.o $LIBGCC
+
+o/kerneltest: $KOBJ $KTESTDEV o/conf/kerneltest.o boot/kernel.ld
+	ld $LDFLAGS -T boot/kernel.ld -o $target $KOBJ $KTESTDEV o/conf/kerneltest.o $LIBGCC
+
+o/conf/%.c: conf/% tools/mkconf
+	mkdir -p o/conf
+	tools/mkconf c conf/$stem >$target
+
+o/conf/%.o: o/conf/%.c $KHDR
+	gcc $KCFLAGS -c -o $target o/conf/$stem.c
 
 o/kern/%.o: kern/%.c $KHDR
 	mkdir -p o/kern
@@ -171,14 +186,22 @@ o/test/%.prof: o/pt/%.o o/lib/gcrt0.o o/lib/libc.a user/user.ld
 MANPAGES=`ls doc/man/*.[1-9]`
 
 # The boot archive: /bin, /kernel (the booted ELF, symbols and all),
-# /man, /tmp.
-o/root.tar: o/kernel $PROGS $TESTS $PROFPROGS $PROFTESTPROGS $MANPAGES
+# /man, /tmp.  o/roottest.tar is o/kerneltest's.
+ROOTFILES=$PROGS $TESTS $PROFPROGS $PROFTESTPROGS $MANPAGES
+
+o/root.tar: o/kernel $ROOTFILES
 	rm -rf o/root
 	mkdir -p o/root/bin o/root/tmp o/root/dev o/root/boot o/root/man
 	cp $PROGS $TESTS $PROFPROGS $PROFTESTPROGS o/root/bin/
 	cp $MANPAGES o/root/man/
 	cp o/kernel o/root/kernel
 	tar --format=ustar --owner=0 --group=0 --numeric-owner -cf $target -C o/root .
+
+o/roottest.tar: o/root.tar o/kerneltest
+	rm -rf o/roottest
+	cp -a o/root o/roottest
+	cp o/kerneltest o/roottest/kernel
+	tar --format=ustar --owner=0 --group=0 --numeric-owner -cf $target -C o/roottest .
 
 o/kprof.iso: o/kernel o/root.tar boot/grub.cfg
 	rm -rf o/iso

@@ -6,8 +6,9 @@ cd "$(dirname "$0")"
 
 usage() {
 	cat <<'EOT'
-usage: ./run-qemu.sh [-k] [-d] [-g] [-p CPUS] [-c 'COMMANDS'] [-o FILE] [-a 'ARGS'] [-t SECONDS] [-x DIR]
+usage: ./run-qemu.sh [-k] [-T] [-d] [-g] [-p CPUS] [-c 'COMMANDS'] [-o FILE] [-a 'ARGS'] [-t SECONDS] [-x DIR]
   -k           boot the kernel ELF directly (qemu -kernel), not the GRUB ISO
+  -T           boot the test kernel, o/kerneltest (#S, locktest=), not o/kernel
   -c COMMANDS  run COMMANDS through the shell, then power off; exit with their status
   -o FILE      connect the second serial port (/dev/eia1) to FILE on the host
   -d           deterministic run: -icount shift=0,sleep=off -rtc clock=vm
@@ -23,10 +24,11 @@ guest hung and was killed; 1 also if QEMU itself failed.
 EOT
 }
 
-direct=0 cmds= out= det=0 gdb=0 args= timeout= havecmds=0 cpus=2 exact=
-while getopts "kc:o:dgp:a:t:x:h" opt; do
+kernel=o/kernel root=o/root.tar direct=0 cmds= out= det=0 gdb=0 args= timeout= havecmds=0 cpus=2 exact=
+while getopts "kTc:o:dgp:a:t:x:h" opt; do
 	case $opt in
 	k) direct=1 ;;
+	T) kernel=o/kerneltest root=o/roottest.tar ;;
 	c) cmds=$OPTARG; havecmds=1 ;;
 	o) out=$OPTARG ;;
 	d) det=1 ;;
@@ -93,7 +95,7 @@ qemu=(qemu-system-i386 -m 128 -smp "$cpus" -display none -no-reboot
 [ $det = 1 ] && qemu+=(-icount shift=0,sleep=off -rtc clock=vm)
 if [ -n "$exact" ]; then
 	# The plugin's bins are those of the kernel's .text section, as kprof's.
-	read -r ktext ksize < <(readelf -SW o/kernel |
+	read -r ktext ksize < <(readelf -SW $kernel |
 		sed -nE 's/.* \.text +PROGBITS +([0-9a-f]+) [0-9a-f]+ ([0-9a-f]+) .*/\1 \2/p')
 	qemu+=(-plugin "o/host/kpexact.so,out=$exact,text=0x$ktext,size=0x$ksize")
 fi
@@ -105,25 +107,27 @@ if [ $gdb = 1 ]; then
 	cat >&2 <<EOT
 run-qemu.sh: the guest is stopped, waiting for gdb on localhost:$port.
   In another terminal, in this directory:  $attach
-  (it attaches and loads o/kernel's symbols; see README.md, Debugging)
+  (it attaches and loads o/kernel's symbols; after -T, type: file o/kerneltest;
+  see README.md, Debugging)
 EOT
 fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mods=o/root.tar
+mods=$root
 if [ $havecmds = 1 ]; then
 	printf '%s\n' "$cmds" > "$tmp/rc"
-	mods="o/root.tar,$tmp/rc"
+	mods="$root,$tmp/rc"
 fi
 
 if [ $direct = 1 ]; then
-	qemu+=(-kernel o/kernel -initrd "$mods")
+	qemu+=(-kernel "$kernel" -initrd "$mods")
 	[ -n "$args" ] && qemu+=(-append "$args")
 else
 	# The ISO's GRUB menu gets the command line and the extra module.
 	mkdir -p "$tmp/iso/boot/grub"
-	cp o/kernel o/root.tar "$tmp/iso/boot/"
+	cp "$kernel" "$tmp/iso/boot/kernel"
+	cp "$root" "$tmp/iso/boot/root.tar"
 	sed "s|^multiboot /boot/kernel.*|multiboot /boot/kernel $args|" boot/grub.cfg > "$tmp/iso/boot/grub/grub.cfg"
 	if [ $havecmds = 1 ]; then
 		cp "$tmp/rc" "$tmp/iso/boot/rc"

@@ -1,13 +1,18 @@
 /*
  * The root file system, #/: a tree of directories and files in kernel
  * memory, filled at boot from the archive GRUB loaded (kern/archive.c),
- * and writable.  A file from the archive is read where the archive
- * lies, whose pages the kernel never reuses (rootdata); its first write
- * copies it to the heap.  A file's qid is its slot in node[] with its serial
- * number above it: each file made gets the next serial, 47 bits of
- * them (a new file every microsecond for four years), so no two files
- * ever share a qid, and a channel to a removed file is recognised as
- * stale however many files have used its slot since.
+ * and writable.  The tree (names, directories, lengths) is rootlk's, a
+ * spinlock held for the whole of a walk, stat or create; a file's data
+ * is its own QLock's, held for the whole of a read, write, truncation
+ * or removal, across the scheduling points of its long copies, so that
+ * a 4 MB copy holds up only that file.  A file from the archive is read
+ * where the archive lies, whose pages the kernel never reuses
+ * (rootdata); its first write copies it to the heap.  A file's qid is
+ * its slot in node[] with its serial number above it: each file made
+ * gets the next serial, 47 bits of them (a new file every microsecond
+ * for four years), so no two files ever share a qid, and a channel to
+ * a removed file is recognised as stale however many files have used
+ * its slot since.
  */
 #include "u.h"
 #include "mem.h"
@@ -24,6 +29,7 @@ enum {
 
 typedef struct Node Node;
 struct Node {
+	QLock	lk;		/* guards data and cap, and is held to change len */
 	char	name[NAMELEN];
 	int	used;
 	int	parent;		/* slot of the directory holding it */
@@ -32,31 +38,13 @@ struct Node {
 	uvlong	serial;		/* which file this is: never reused */
 	uint	perm;		/* permission bits, and DMDIR for a directory */
 	char	*data;		/* a file's contents */
-	uint	len;		/* bytes in data */
+	uint	len;		/* bytes in data: changed holding both locks (setlen) */
 	uint	cap;		/* bytes allocated for data; 0 if in the archive */
-	int	busy;		/* grow is moving data, or an append is under way: other writes, truncations and removals wait */
 };
 
-/*
- * rootlk guards the nodes and what they hold.  Each operation holds
- * it throughout, but across its scheduling points (rootpoint), after
- * which it finds its node again.
- */
-static Lock	rootlk = { .name = "root" };
+static Lock	rootlk = { .name = "root" };	/* every field of every node but what its lk guards */
 static Node node[NNODE];
 static uvlong lastserial;	/* of the file made last; the root's is 0 */
-
-/* A scheduling point of an operation holding rootlk. */
-static int
-rootpoint(void)
-{
-	int r;
-
-	unlock(&rootlk);
-	r = schedpoint();
-	lock(&rootlk);
-	return r;
-}
 
 static uvlong
 qidof(int i)
@@ -64,7 +52,7 @@ qidof(int i)
 	return (node[i].serial << 16) | i | (node[i].perm & DMDIR ? QDIR : 0);
 }
 
-/* The node c names, or nil (and an error) if it has been removed. */
+/* The node c names, or nil (and an error) if it has been removed.  rootlk held. */
 static Node*
 lookup(Chan *c)
 {
@@ -75,6 +63,39 @@ lookup(Chan *c)
 		return nil;
 	}
 	return &node[i];
+}
+
+/*
+ * The node c names, its lock held, or nil (and an error) if it
+ * has been removed or the process was killed while it waited.  Held,
+ * it cannot be removed.
+ */
+static Node*
+pin(Chan *c)
+{
+	Node *n;
+
+	lock(&rootlk);
+	n = lookup(c);
+	unlock(&rootlk);
+	if(n == nil || qlockintr(&n->lk) < 0)
+		return nil;
+	lock(&rootlk);
+	if(lookup(c) != n){	/* removed while it waited: the slot may hold another file now */
+		unlock(&rootlk);
+		qunlock(&n->lk);
+		return nil;
+	}
+	unlock(&rootlk);
+	return n;
+}
+
+static void
+setlen(Node *n, uint len)
+{
+	lock(&rootlk);
+	n->len = len;
+	unlock(&rootlk);
 }
 
 /* The slot of name in directory dir (any entry, if name is nil), or -1. */
@@ -109,37 +130,21 @@ newnode(int dir, char *name, uint perm)
 		;
 	*l = i;
 	node[i].perm = perm;
-	node[i].len = 0;
+	node[i].len = 0;	/* a removed file's len was 0, and no one has its lock for it */
 	return i;
 }
 
 /*
- * The node c names once no grow or append is at work on it, for what
- * changes it; or nil if it has been removed meanwhile.
- */
-static Node*
-lookupfixed(Chan *c)
-{
-	Node *n;
-
-	while((n = lookup(c)) != nil && n->busy)
-		sleep(n, &rootlk);
-	return n;
-}
-
-/*
- * Make room for len bytes in a file, and make its data the heap's, not
- * the archive's, so that it can be written.  The data moves to a buffer
- * twice the size, a chunk at a time between scheduling points;
- * meanwhile readers read the old buffer, and whatever would change it
- * waits.
+ * Make room for len bytes in a pinned file, and make its data the
+ * heap's, not the archive's, so that it can be written.  The data
+ * moves to a buffer twice the size, a chunk at a time between
+ * scheduling points.
  */
 static int
 grow(Node *n, uint len)
 {
 	char *d;
 	uint cap, m, k;
-	int r = 0;
 
 	if(len <= n->cap)
 		return 0;
@@ -153,46 +158,46 @@ grow(Node *n, uint len)
 	/* heapfree() may already be under Reserve: compare without wrapping. */
 	if(heapfree() < Reserve || cap > heapfree() - Reserve || (d = kmalloc(cap)) == nil)
 		return seterr(ENOSPC, "out of memory for files");
-	n->busy = 1;
 	for(m = 0; m < n->len; m += k){
-		if(m > 0 && (r = rootpoint()) < 0)
-			break;
+		if(m > 0 && schedpoint() < 0){
+			kfree(d);
+			return -1;
+		}
 		k = n->len - m < Chunk ? n->len - m : Chunk;
 		memmove(d + m, n->data + m, k);
 	}
-	if(r < 0)
-		kfree(d);
-	else{
-		if(n->cap > 0)
-			kfree(n->data);
-		n->data = d;
-		n->cap = cap;
-	}
-	n->busy = 0;
-	wakeup(n);
-	return r;
+	if(n->cap > 0)
+		kfree(n->data);
+	n->data = d;
+	n->cap = cap;
+	return 0;
 }
 
 static void
 rootinit(void)
 {
+	int i;
+
+	for(i = 0; i < NNODE; i++)
+		node[i].lk.lk.name = "rootfile";
 	node[0].used = 1;
 	node[0].perm = DMDIR|0775;
 	strcpy(node[0].name, "/");
 }
 
 static int
-rootwalk1(Chan *c, char *name)
+rootwalk(Chan *c, char *name)
 {
 	Node *n;
-	int i;
+	int i = -1;
 
-	if((n = lookup(c)) == nil)
-		return -1;
-	if((i = child(n - node, name)) < 0)
-		return seterr(ENOENT, nil);
-	c->qid = qidof(i);
-	return 0;
+	lock(&rootlk);
+	if((n = lookup(c)) != nil && (i = child(n - node, name)) < 0)
+		seterr(ENOENT, nil);
+	if(i >= 0)
+		c->qid = qidof(i);
+	unlock(&rootlk);
+	return i >= 0 ? 0 : -1;
 }
 
 static void
@@ -207,173 +212,176 @@ nodestat(Node *n, Dir *d)
 }
 
 static int
-rootstat1(Chan *c, Dir *d)
+rootstat(Chan *c, Dir *d)
 {
 	Node *n;
 
-	if((n = lookup(c)) == nil)
-		return -1;
-	nodestat(n, d);
-	return 0;
+	lock(&rootlk);
+	if((n = lookup(c)) != nil)
+		nodestat(n, d);
+	unlock(&rootlk);
+	return n != nil ? 0 : -1;
 }
 
 static int
-rootopen1(Chan *c, int omode)
+rootopen(Chan *c, int omode)
 {
 	Node *n;
+	int r = 0;
 
-	if((n = lookup(c)) == nil)
+	if((n = pin(c)) == nil)
 		return -1;
 	if(n->perm & DMDIR){
 		if((omode & O_ACCMODE) != O_RDONLY || omode & O_TRUNC)
-			return seterr(EISDIR, nil);
-	}else if(omode & O_TRUNC && (omode & O_ACCMODE) != O_RDONLY){
-		if((n = lookupfixed(c)) == nil)
-			return -1;
-		n->len = 0;
-	}
-	return 0;
+			r = seterr(EISDIR, nil);
+	}else if(omode & O_TRUNC && (omode & O_ACCMODE) != O_RDONLY)
+		setlen(n, 0);
+	qunlock(&n->lk);
+	return r;
 }
 
 static int
-rootcreate1(Chan *c, char *name, int omode, uint perm)
+rootcreate(Chan *c, char *name, int omode, uint perm)
 {
 	Node *n;
-	int i;
+	int i = -1;
 
-	if((n = lookup(c)) == nil)
-		return -1;
-	if((n->perm & DMDIR) == 0)
-		return seterr(ENOTDIR, nil);
-	if(child(n - node, name) >= 0)
-		return seterr(EEXIST, nil);
-	if(strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
-		return seterr(EINVAL, "bad file name");
-	if((i = newnode(n - node, name, perm & (DMDIR|0777))) < 0)
-		return -1;
-	c->qid = qidof(i);
 	USED(omode);
-	return 0;
+	lock(&rootlk);
+	if((n = lookup(c)) == nil)
+		;
+	else if((n->perm & DMDIR) == 0)
+		seterr(ENOTDIR, nil);
+	else if(child(n - node, name) >= 0)
+		seterr(EEXIST, nil);
+	else if(strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		seterr(EINVAL, "bad file name");
+	else if((i = newnode(n - node, name, perm & (DMDIR|0777))) >= 0)
+		c->qid = qidof(i);
+	unlock(&rootlk);
+	return i >= 0 ? 0 : -1;
 }
 
+/* The Dir of directory n's entry k, if it has one: its size, or 0.  rootlk held. */
 static long
-rootread1(Chan *c, void *buf, long len, uvlong off)
+dirent(Node *n, Dir *d, uint k)
+{
+	int i;
+
+	for(i = n->kids; i != 0 && k > 0; i = node[i].next)
+		k--;
+	if(i == 0)
+		return 0;
+	nodestat(&node[i], d);
+	return sizeof(Dir);
+}
+
+/* A directory reads as one Dir a call; a file a chunk at a time between scheduling points. */
+static long
+rootread(Chan *c, void *buf, long len, uvlong off)
 {
 	Node *n;
-	int i;
-	uint k;
-	long m, r;
+	long m, r = 0;
 
-	if((n = lookup(c)) == nil)
+	if((n = pin(c)) == nil)
 		return -1;
 	if(n->perm & DMDIR){
-		if(len < (long)sizeof(Dir))
-			return 0;
-		k = off / sizeof(Dir);
-		for(i = n->kids; i != 0 && k > 0; i = node[i].next)
-			k--;
-		if(i == 0)
-			return 0;
-		nodestat(&node[i], buf);
-		return sizeof(Dir);
+		if(len >= (long)sizeof(Dir)){
+			lock(&rootlk);
+			r = dirent(n, buf, off / sizeof(Dir));
+			unlock(&rootlk);
+		}
+	}else if(off < n->len){
+		if(len > (long)(n->len - off))
+			len = n->len - off;
+		for(; r < len; r += m){
+			if(r > 0 && schedpoint() < 0)
+				break;
+			m = len - r < Chunk ? len - r : Chunk;
+			memmove((char*)buf + r, n->data + off + r, m);
+		}
 	}
-	for(m = 0; m < len; m += r){
-		if(m > 0 && (rootpoint() < 0 || (n = lookup(c)) == nil))
-			break;
-		if(off + m >= n->len)
-			break;
-		r = n->len - (off + m);
-		if(r > len - m)
-			r = len - m;
-		if(r > Chunk)
-			r = Chunk;
-		memmove((char*)buf + m, n->data + off + m, r);
+	qunlock(&n->lk);
+	return r;
+}
+
+/* Write to a pinned file; a write past the end first fills the gap with zeros. */
+static long
+write1(Node *n, char *buf, long len, uvlong off)
+{
+	long m = 0, k;
+
+	if(n->perm & DMDIR)
+		return seterr(EISDIR, nil);
+	if(off + len > MAXFILE)
+		return seterr(EFBIG, nil);
+	if(grow(n, off + len) < 0)
+		return -1;
+	while(m < len){
+		if(n->len < off){
+			k = off - n->len < Chunk ? off - n->len : Chunk;
+			memset(n->data + n->len, 0, k);
+			setlen(n, n->len + k);
+		}else{
+			k = len - m < Chunk ? len - m : Chunk;
+			memmove(n->data + off + m, buf + m, k);
+			m += k;
+			if(off + m > n->len)
+				setlen(n, off + m);
+		}
+		if(m < len && schedpoint() < 0)
+			return m > 0 ? m : -1;
 	}
 	return m;
 }
 
 /*
- * A write past the end first fills the gap with zeros.  The file's
- * room (cap) shrinks only when it is removed, so after a scheduling
- * point it is enough to find it again: another process may have
- * written, grown or truncated it meanwhile, as it may between two
- * write calls.  A channel open with O_APPEND writes at the end, which
- * is found here, under rootlk, and becomes its offset (the caller holds
- * offlk): two appends on channels of their own never find the same
- * end.  An append that meets scheduling points keeps the file busy
- * throughout, so that no other write lands inside it.
+ * A channel open with O_APPEND writes at the end, found here with the
+ * file's lock held, and makes that its offset (the caller holds offlk):
+ * the whole write holds the lock, so no other lands inside it.
  */
 static long
-rootwrite1(Chan *c, void *buf, long len, uvlong off)
+rootwrite(Chan *c, void *buf, long len, uvlong off)
 {
 	Node *n;
-	long m, k;
-	int append = c->mode & O_APPEND, held = 0;
+	long r;
 
-	if((n = lookup(c)) == nil)
+	if((n = pin(c)) == nil)
 		return -1;
-	if(n->perm & DMDIR)
-		return seterr(EISDIR, nil);
-	if((n = lookupfixed(c)) == nil)
-		return -1;
-	if(append)
+	if(c->mode & O_APPEND)
 		c->offset = off = n->len;
-	if(off + len > MAXFILE)
-		return seterr(EFBIG, nil);
-	if(grow(n, off + len) < 0)
-		return -1;
-	for(m = 0; m < len;){
-		if(n->len < off){
-			k = off - n->len < Chunk ? off - n->len : Chunk;
-			memset(n->data + n->len, 0, k);
-			n->len += k;
-		}else{
-			k = len - m < Chunk ? len - m : Chunk;
-			memmove(n->data + off + m, (char*)buf + m, k);
-			m += k;
-			if(off + m > n->len)
-				n->len = off + m;
-		}
-		if(m >= len)
-			break;
-		if(append && !held)
-			n->busy = held = 1;
-		if(rootpoint() < 0 || (held ? lookup(c) : (n = lookupfixed(c))) == nil){
-			m = m > 0 ? m : -1;
-			break;
-		}
-	}
-	if(held){
-		n->busy = 0;
-		wakeup(n);
-	}
-	return m;
+	r = write1(n, buf, len, off);
+	qunlock(&n->lk);
+	return r;
 }
 
 static int
-rootremove1(Chan *c)
+rootremove(Chan *c)
 {
 	Node *n;
-	int i, *l;
+	int i, *l, r = 0;
 
-	if((n = lookup(c)) == nil)
+	if((n = pin(c)) == nil)
 		return -1;
+	lock(&rootlk);
 	i = n - node;
 	if(i == 0)
-		return seterr(EBUSY, "cannot remove the root");
-	if(n->perm & DMDIR && child(i, nil) >= 0)
-		return seterr(ENOTEMPTY, nil);
-	if((n = lookupfixed(c)) == nil)
-		return -1;
-	if(n->cap > 0)
-		kfree(n->data);
-	n->data = nil;
-	n->cap = n->len = 0;
-	n->used = 0;
-	for(l = &node[n->parent].kids; *l != i; l = &node[*l].next)
-		;
-	*l = n->next;
-	return 0;
+		r = seterr(EBUSY, "cannot remove the root");
+	else if(n->perm & DMDIR && child(i, nil) >= 0)
+		r = seterr(ENOTEMPTY, nil);
+	else{
+		if(n->cap > 0)
+			kfree(n->data);
+		n->data = nil;
+		n->cap = n->len = 0;
+		n->used = 0;
+		for(l = &node[n->parent].kids; *l != i; l = &node[*l].next)
+			;
+		*l = n->next;
+	}
+	unlock(&rootlk);
+	qunlock(&n->lk);
+	return r;
 }
 
 /*
@@ -385,94 +393,14 @@ rootdata(Chan *c, uchar *data, uint len)
 {
 	Node *n;
 
-	lock(&rootlk);
-	if(devtab[c->type]->dc != '/' || (n = lookup(c)) == nil || n->perm & DMDIR)
+	if(devtab[c->type]->dc != '/' || (n = pin(c)) == nil || n->perm & DMDIR)
 		panic("rootdata: not a file of #/");
 	if(n->cap > 0)
 		kfree(n->data);
 	n->data = (char*)data;
-	n->len = len;
 	n->cap = 0;
-	unlock(&rootlk);
-}
-
-/* The operations of the device table: each of the above, holding rootlk. */
-
-static int
-rootwalk(Chan *c, char *name)
-{
-	int r;
-
-	lock(&rootlk);
-	r = rootwalk1(c, name);
-	unlock(&rootlk);
-	return r;
-}
-
-static int
-rootstat(Chan *c, Dir *d)
-{
-	int r;
-
-	lock(&rootlk);
-	r = rootstat1(c, d);
-	unlock(&rootlk);
-	return r;
-}
-
-static int
-rootopen(Chan *c, int omode)
-{
-	int r;
-
-	lock(&rootlk);
-	r = rootopen1(c, omode);
-	unlock(&rootlk);
-	return r;
-}
-
-static int
-rootcreate(Chan *c, char *name, int omode, uint perm)
-{
-	int r;
-
-	lock(&rootlk);
-	r = rootcreate1(c, name, omode, perm);
-	unlock(&rootlk);
-	return r;
-}
-
-static long
-rootread(Chan *c, void *buf, long len, uvlong off)
-{
-	long r;
-
-	lock(&rootlk);
-	r = rootread1(c, buf, len, off);
-	unlock(&rootlk);
-	return r;
-}
-
-static long
-rootwrite(Chan *c, void *buf, long len, uvlong off)
-{
-	long r;
-
-	lock(&rootlk);
-	r = rootwrite1(c, buf, len, off);
-	unlock(&rootlk);
-	return r;
-}
-
-static int
-rootremove(Chan *c)
-{
-	int r;
-
-	lock(&rootlk);
-	r = rootremove1(c);
-	unlock(&rootlk);
-	return r;
+	setlen(n, len);
+	qunlock(&n->lk);
 }
 
 Dev rootdevtab = {

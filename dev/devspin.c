@@ -8,7 +8,8 @@
  * is known.  "t N" spins N iterations at each leaf of a tree of calls,
  * 1024 paths 14 levels deep (deeper than the 32 frames kprof keeps),
  * each path a distinct stack, more than kprof keeps: its table fills
- * up.  Not bound in /dev at boot.  The loops are scheduling points
+ * up.  Only in the test kernel (conf/kerneltest), and not bound in
+ * /dev at boot.  The loops are scheduling points
  * (with interrupts on there), so a long spin holds the processor no
  * longer than any other call, and a kill stops it.  They also pause
  * every 256 iterations, for run-qemu.sh -d on several processors: QEMU
@@ -38,9 +39,9 @@ static Dirtab spindir[] = {
 };
 
 /*
- * spina and spinb run this same loop, so that their shares of the time
- * are as their turns: inlined into each, as each must be a function of
- * its own for the profile to tell them apart.
+ * spina, spinb and the tree's leaves run this same loop, so that their
+ * shares of the time are as their turns: inlined into each, as each
+ * must be a function of its own for the profile to tell them apart.
  */
 static inline __attribute__((always_inline)) int
 spin(uint n)
@@ -135,24 +136,16 @@ spinright(uint k, int level, uint n)
 static int __attribute__((noipa))
 spinnode(uint k, int level, uint n)
 {
-	volatile uint i;
 	int r;
 
-	if(level > 0){
-		if(k & 1)
-			r = spinright(k >> 1, level - 1, n);
-		else
-			r = spinleft(k >> 1, level - 1, n);
-		asm volatile("");
-		return r;
-	}
-	for(i = 0; i < n; i++)
-		if(i % Pauseevery == 0){
-			pause();
-			if(i % Schedevery == 0 && schedpoint() < 0)
-				return -1;
-		}
-	return 0;
+	if(level == 0)
+		return spin(n);
+	if(k & 1)
+		r = spinright(k >> 1, level - 1, n);
+	else
+		r = spinleft(k >> 1, level - 1, n);
+	asm volatile("");
+	return r;
 }
 
 static int
@@ -166,13 +159,14 @@ spintree(uint n)
 	return 0;
 }
 
-enum { CMa, CMb, CMc, CMt };
+/* Each message's spin, by its Cmdtab index. */
+static int (*spins[])(uint) = { spina, spinb, chaina, spintree };
 
 static Cmdtab spinmsg[] = {
-	{ CMa,	"a",	2 },
-	{ CMb,	"b",	2 },
-	{ CMc,	"c",	2 },
-	{ CMt,	"t",	2 },
+	{ 0,	"a",	2 },
+	{ 1,	"b",	2 },
+	{ 2,	"c",	2 },
+	{ 3,	"t",	2 },
 };
 
 static long
@@ -181,7 +175,6 @@ spinwrite(Chan *c, void *buf, long n, uvlong off)
 	Cmdbuf cb;
 	Cmdtab *ct;
 	uint count;
-	int r = 0;
 
 	USED(off);
 	if(c->qid != Qspinctl)
@@ -190,21 +183,7 @@ spinwrite(Chan *c, void *buf, long n, uvlong off)
 		return -1;
 	if(decimal(cb.f[1], 0xFFFFFFFF, &count) < 0)
 		return seterr(EINVAL, "bad spin count");
-	switch(ct->index){
-	case CMa:
-		r = spina(count);
-		break;
-	case CMb:
-		r = spinb(count);
-		break;
-	case CMc:
-		r = chaina(count);
-		break;
-	case CMt:
-		r = spintree(count);
-		break;
-	}
-	return r < 0 ? -1 : n;
+	return spins[ct->index](count) < 0 ? -1 : n;
 }
 
 Dev spindevtab = {

@@ -5,6 +5,7 @@
 #include "sys.h"
 
 typedef struct Arcs	Arcs;
+typedef struct Bootopt	Bootopt;
 typedef struct Chan	Chan;
 typedef struct Cmdbuf	Cmdbuf;
 typedef struct Cmdtab	Cmdtab;
@@ -130,6 +131,16 @@ struct Dirtab {
 	uint	qid;
 	uint	length;		/* what stat reports */
 	uint	perm;
+};
+
+/*
+ * A kernel command-line word NAME=ARG that a configuration adds: main
+ * runs fn(ARG) once the processors are up.
+ */
+struct Bootopt {
+	char	*name;
+	void	(*fn)(char*);
+	char	*arg;		/* from the command line; nil if it has none */
 };
 
 /*
@@ -300,7 +311,8 @@ thismach(void)
 }
 
 #define up	(thismach()->proc)	/* the process running on this processor, or nil */
-extern Dev	*devtab[];
+extern Dev	*devtab[];	/* the configuration's devices (conf/NAME, made by tools/mkconf) */
+extern Bootopt	bootopt[];	/* and its kernel command-line words */
 extern uint	ticks;		/* the first processor's clock ticks since boot */
 extern int	hz;
 extern char	text[], etext[], end[];

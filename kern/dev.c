@@ -1,5 +1,6 @@
 /*
- * The device table, the kernel's only way to the devices in dev/, and
+ * The device table, the kernel's only way to the devices in dev/
+ * (devtab, which the kernel's configuration makes: conf/kernel), and
  * the defaults for the operations a device leaves out: with them, a
  * device with a fixed, flat directory (a Dirtab) is its table and its
  * own read, write or open.
@@ -8,18 +9,6 @@
 #include "mem.h"
 #include "dat.h"
 #include "fns.h"
-
-extern Dev rootdevtab, consdevtab, uartdevtab, pipedevtab, kprofdevtab, spindevtab;
-
-Dev *devtab[] = {
-	&rootdevtab,
-	&consdevtab,
-	&uartdevtab,
-	&pipedevtab,
-	&kprofdevtab,
-	&spindevtab,
-	nil,
-};
 
 /*
  * Set up the devices, in two steps as Plan 9 does: reset at the start

@@ -117,7 +117,6 @@ void	unlock(Lock*);
 void	qlock(QLock*);
 int	qlockintr(QLock*);
 void	qunlock(QLock*);
-void	locktest(char*);
 
 /* main.c */
 void	poweroff(int) __attribute__((noreturn));

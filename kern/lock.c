@@ -20,11 +20,13 @@
  *
  *	offset	kern/sysfile.c: a channel's offset (a QLock, held across the
  *		call's device read or write, which takes the locks below)
+ *	rootfile	dev/devroot.c: a file's data (a QLock each, held across
+ *		a whole read or write of it, which takes the locks below)
  *	kprof	dev/devkprof.c: kpctl's commands and kpstack's reads (a
  *		QLock, held across a read's scheduling points; kprof's NMI
  *		takes none)
  *	mounts	kern/chan.c: the mount table, and each union
- *	root	dev/devroot.c: the root file system's nodes
+ *	root	dev/devroot.c: the root file system's tree
  *	pipe	dev/devpipe.c: the list of pipes, and each pipe
  *	chan	kern/chan.c: channels' and mounts' reference counts
  *	pages	kern/alloc.c: the free pages
@@ -40,6 +42,11 @@
  *	ticks	kern/clock.c: the time the sleepers on &ticks wake (ilock)
  *	procs	kern/proc.c: the process table, the run queue, sleep and wakeup (ilock)
  *	consout	dev/devcons.c: console output, print (ilock)
+ *
+ * The test kernel's (conf/kerneltest) take one more, which no other
+ * lock is ever taken under, nor it under another:
+ *
+ *	locktest	dev/locktest.c: taken twice, or let go unheld, to panic
  */
 #include "u.h"
 #include "mem.h"
@@ -174,23 +181,4 @@ qunlock(QLock *q)
 	unlock(&q->lk);
 	if(n > 0)
 		wakeup(q);
-}
-
-/*
- * The kernel command line's locktest=twice or locktest=unheld: take a
- * lock this processor already holds, or let go of one it does not,
- * each of which must panic, naming the lock.  Only whoever boots the
- * kernel can ask for it (tools/test/mp.sh does).
- */
-void
-locktest(char *how)
-{
-	static Lock l = { .name = "locktest" };
-
-	if(strcmp(how, "twice") == 0){
-		lock(&l);
-		lock(&l);
-	}else if(strcmp(how, "unheld") == 0)
-		unlock(&l);
-	print("locktest=%s: no panic\n", how);
 }

@@ -37,16 +37,31 @@ struct Mbmod {
  * The kernel command line: words separated by blanks, after the
  * kernel's file name if the boot loader put it first (QEMU's -kernel
  * does, GRUB does not).  hz=N (50 to 10000) sets the clock rate;
- * locktest=twice or locktest=unheld has the boot end in a lock's panic
- * (kern/lock.c); any other word gets a warning.
+ * the configuration may add words (bootopt, as conf/kerneltest's
+ * locktest=); any other word gets a warning.
  */
 static char	cmdline[256];
-static char	*locktestarg;
+
+/* The configuration's word that w, NAME=ARG, is, or nil. */
+static Bootopt*
+bootword(char *w)
+{
+	Bootopt *b;
+	int n;
+
+	for(b = bootopt; b->name != nil; b++){
+		n = strlen(b->name);
+		if(strncmp(w, b->name, n) == 0 && w[n] == '=')
+			return b;
+	}
+	return nil;
+}
 
 static void
 parsecmdline(char *s)
 {
 	char *f[16];
+	Bootopt *b;
 	uint n;
 	int nf, i;
 
@@ -56,8 +71,8 @@ parsecmdline(char *s)
 		return;
 	}
 	for(i = nf > 0 && strchr(f[0], '/') != nil; i < nf; i++){
-		if(strncmp(f[i], "locktest=", 9) == 0)
-			locktestarg = f[i] + 9;
+		if((b = bootword(f[i])) != nil)
+			b->arg = f[i] + strlen(b->name) + 1;
 		else if(strncmp(f[i], "hz=", 3) != 0)
 			print("warning: unknown kernel command-line word %s\n", f[i]);
 		else if(decimal(f[i] + 3, 10000, &n) == 0 && n >= 50)
@@ -125,6 +140,8 @@ poweroff(int status)
 void
 main(uint magic, Mbinfo *mb)
 {
+	Bootopt *b;
+
 	gdtinit(&mach[0]);	/* first: locks find their processor's Mach through gs */
 	mach[0].stack = bootstack;
 	chandevreset();
@@ -153,8 +170,10 @@ main(uint magic, Mbinfo *mb)
 	/* Before init: another processor may run it, and its shell, at once. */
 	print("%d MB, %d free pages, hz %d, %d cpu%s\n", pagestotal()*BY2PG >> 20, pagesfree(), hz,
 		nmach, nmach == 1 ? "" : "s");
-	if(locktestarg != nil)
-		locktest(locktestarg);	/* before init, whose shell could otherwise finish first */
+	/* The configuration's words run before init, whose shell could otherwise finish first. */
+	for(b = bootopt; b->name != nil; b++)
+		if(b->arg != nil)
+			b->fn(b->arg);
 	userinit();
 	mach[0].online = 1;
 	scheduler();

@@ -124,19 +124,16 @@ walkpgdir(pte_t *pd, uintptr va, int alloc)
 
 /*
  * The index of the first present entry of e (a page table, or the user
- * half of a page directory) in [j, end), or end.  An absent entry is
- * 0, and runs of them are passed over eight at a time.
+ * half of a page directory) in [j, end), or end.  A slot at a time:
+ * passing empty ones eight at a time took more instructions, not
+ * fewer (doc/benchmarks.md, "Speed tricks").
  */
 static uint
 nextpte(pte_t *e, uint j, uint end)
 {
-	for(; j < end; j++){
-		while(j % 8 == 0 && j + 8 <= end
-		&& (e[j] | e[j+1] | e[j+2] | e[j+3] | e[j+4] | e[j+5] | e[j+6] | e[j+7]) == 0)
-			j += 8;
-		if(j < end && (e[j] & PTEP))
+	for(; j < end; j++)
+		if(e[j] & PTEP)
 			return j;
-	}
 	return end;
 }
 

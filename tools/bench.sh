@@ -4,7 +4,8 @@
 # same on every run and every machine), on one processor (-p 1: under
 # -d the counter counts every processor's instructions), plus wall-clock
 # times: the boot, and a parallel workload on 2 processors against 1.
-# Prints Markdown; doc/benchmarks.md quotes its output.
+# Prints Markdown; doc/benchmarks.md quotes its output.  What runs #S
+# boots the test kernel (-T), whose symbols are o/kerneltest's.
 cd "$(dirname "$0")/.." || exit 1
 tools/install-deps || exit 1
 tools/build >/dev/null || exit 1
@@ -14,7 +15,7 @@ spins=$((rounds * 1000))
 # run HZ: the fixed workloads, user and kernel, with no profiling and
 # with kprof, then the user one with profil and with pcsample.
 run() {
-	./run-qemu.sh -k -d -p 1 -a "hz=$1" -t 900 -c "bind -a '#S' /dev
+	./run-qemu.sh -k -T -d -p 1 -a "hz=$1" -t 900 -c "bind -a '#S' /dev
 bench $rounds
 echo start > /dev/kpctl; bench $rounds; echo stop > /dev/kpctl
 bench -p $rounds
@@ -31,7 +32,7 @@ echo "## Profiling overhead"
 echo
 echo "The workloads: \`bench $rounds\`, $rounds rounds of a 1000-iteration loop in user mode, and"
 echo "\`bench -k $spins\`, a loop of as many iterations in the kernel (#S's spina), run with"
-echo "\`./run-qemu.sh -k -d -a hz=HZ\` (the command list is in tools/bench.sh). Instructions are all"
+echo "\`./run-qemu.sh -k -T -d -a hz=HZ\` (the command list is in tools/bench.sh). Instructions are all"
 echo "the processor executed between the workload's start and end, clock interrupts included."
 echo "\"Added per tick\" is the difference from the same workload without the profiler, over its ticks."
 echo
@@ -81,25 +82,25 @@ echo "stack may insert it in the table), from \`nmientry\` (which gdb names by t
 echo "\`trapretend\`) to the iret, with kprof on, that interrupt: \`bench\`'s loop in user mode (no"
 echo "stack); #S's \`spina\` (a stack of 6 frames: spina, spinwrite, syswrite, syscall, trap,"
 echo "alltraps); and #S's \`chainc\`, interrupts off (8 frames: chaina and chainb more)."
-echo "\`./run-qemu.sh -k -d -p 1 -g -c \"bind -a '#S' /dev; echo start > /dev/kpctl; WORKLOAD\"\`."
+echo "\`./run-qemu.sh -k -T -d -p 1 -g -c \"bind -a '#S' /dev; echo start > /dev/kpctl; WORKLOAD\"\`."
 echo
 echo "| interrupted | function | instructions per NMI |"
 echo "|---|---|---|"
 # nmistep NAME WORKLOAD LO SIZE: the table's rows for one workload.
 nmistep() {
-	GDBPORT=$port ./run-qemu.sh -k -d -p 1 -g -t 300 -c "bind -a '#S' /dev; echo start > /dev/kpctl; $2" >/dev/null 2>&1 &
+	GDBPORT=$port ./run-qemu.sh -k -T -d -p 1 -g -t 300 -c "bind -a '#S' /dev; echo start > /dev/kpctl; $2" >/dev/null 2>&1 &
 	qemu=$!
 	sleep 1
 	timeout 300 gdb -q -batch -ex "set \$port = $port" -ex 'set $entry = "nmientry"' -ex "set \$ticks = 20" -ex "set \$skip = 5" \
-		-ex "set \$lo = 0x$3" -ex "set \$hi = 0x$3 + 0x$4" -x tools/intstep.py o/kernel 2>/dev/null |
+		-ex "set \$lo = 0x$3" -ex "set \$hi = 0x$3 + 0x$4" -x tools/intstep.py o/kerneltest 2>/dev/null |
 		awk -v w="$1" '$1 == "step" { printf "| %s | %s |\n", w, ($2 == "trapretend" ? "nmientry" : $2) " | " $3; t += $3 } END { printf "| %s | total | %.1f |\n", w, t }'
 	wait $qemu
 }
 read -r lo size <<<"$(nm -S o/test/bench | awk '$4 ~ /^work(\.|$)/ { print $1, $2 }')"
 nmistep "user (bench)" "bench 1000000" "$lo" "$size"
-read -r lo size <<<"$(nm -S o/kernel | awk '$4 == "spina" { print $1, $2 }')"
+read -r lo size <<<"$(nm -S o/kerneltest | awk '$4 == "spina" { print $1, $2 }')"
 nmistep "spina, 6 frames" "echo a 100000000 > /dev/spinctl" "$lo" "$size"
-read -r lo size <<<"$(nm -S o/kernel | awk '$4 == "chainc" { print $1, $2 }')"
+read -r lo size <<<"$(nm -S o/kerneltest | awk '$4 == "chainc" { print $1, $2 }')"
 nmistep "chainc, 8 frames" "echo c 100000000 > /dev/spinctl" "$lo" "$size"
 echo
 

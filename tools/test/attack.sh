@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Guest tests that play the attacker against the processor's own
-# protection (issue 7): descriptor tables and gates, I/O and privileged
+# protection (doc/security.md): descriptor tables and gates, I/O and privileged
 # instructions, segment registers, FPU state.  Every attack must end
 # with the kernel's one-line fault message; after each boot the kernel
 # text hash is unchanged and the free pages and heap are back.

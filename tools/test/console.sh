@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Guest tests of the console as a person types at it (issue 13): the
+# Guest tests of the console as a person types at it: the
 # kernel's line discipline (cooked mode, while a command reads), the
 # shell's own line editor and history (raw mode, at the prompt), ^C,
 # ^D, ^P, and the run-qemu.sh -g message.  tools/test/typeat.py types

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Guest tests of the kernel itself (issue 2): both boot paths, files,
+# Guest tests of the kernel itself: both boot paths, files,
 # the union /dev, pipes and redirection, exit statuses, preemption,
 # faults, the second serial port and usertests.  The system-call fuzzer
 # is fuzz.sh.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Guest tests of issue 7's promises 4-6 (user/hostile.c plays the
-# attacker): a descriptor to a removed file reaches none of the 40,000
+# Guest tests of the promises to a hostile program (doc/security.md;
+# user/hostile.c plays the attacker): a descriptor to a removed file reaches none of the 40,000
 # files made after it; a sleep of 100 ticks ends within 110 while another
 # process makes long calls (16 MB writes to /dev/eia1, #S spins, 4 MB
 # file copies, 32 MB sbrks and forks); unmount, and binds onto removed
@@ -31,7 +31,7 @@ survived() {
 # hog holds the root file system's lock gets one look at the lock a
 # tick (QEMU's turns, kern/clock.c), and it is the holder's again
 # between its 64 KB copies: 122 ticks.
-guest -d -p 1 -a 'hz=10000' -t 600 -o "$T/eia1" -c 'cat /dev/textsum; cat /dev/sysstat
+guest -T -d -p 1 -a 'hz=10000' -t 600 -o "$T/eia1" -c 'cat /dev/textsum; cat /dev/sysstat
 hostile latency eia1; hostile latency spin; hostile latency file; hostile latency mem
 cat /dev/sysstat; cat /dev/textsum'
 for call in eia1 spin file mem; do
@@ -45,7 +45,7 @@ check latency-eia1-wrote [ "$(head -c 100000 "$T/eia1" | tr -d x | wc -c)" = 0 -
 survived latency
 
 # The rest deterministic, at 1000 Hz so that a tick is a millisecond.
-guest -d -a 'hz=1000' -t 600 -c 'cat /dev/textsum; cat /dev/sysstat
+guest -T -d -a 'hz=1000' -t 600 -c 'cat /dev/textsum; cat /dev/sysstat
 hostile churn 40000; hostile mounts; hostile errstr; hostile exec; hostile names
 hostile sbrk; hostile spin; hostile qsort; hostile race
 cat /dev/sysstat; cat /dev/textsum'
@@ -63,7 +63,7 @@ has longsleep '^hostile: longsleep: ok$'
 survived longsleep
 
 # The unmount command, and a name space emptied of /dev: halt still works.
-guest -c 'bind -a "#S" /dev; ls /dev/spinctl; unmount "#S" /dev; ls /dev/spinctl; echo gone $?
+guest -T -c 'bind -a "#S" /dev; ls /dev/spinctl; unmount "#S" /dev; ls /dev/spinctl; echo gone $?
 unmount "#S" /dev; echo again $?; unmount /tmp; echo notmounted $?; unmount a b c; echo usage $?
 unmount /dev; ls /dev; echo empty $?; halt 9'
 has unmount-bound '^/dev/spinctl$'

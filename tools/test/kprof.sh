@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Guest tests of the kprof device and formatter (issue 3): the device's
+# Guest tests of the kprof device and formatter: the device's
 # own checks (kptest), the seed's example, kpdata carried to the host
 # byte for byte, HZ from kpctl, the idle loop, and the accuracy of the
 # profile and its stacks against a kernel workload of known proportions,
-# part of it with interrupts off (issue 11).
+# part of it with interrupts off.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
@@ -69,13 +69,13 @@ check idle-on-top grep -qE '	idle$' <<<"$first"
 # credited where interrupts came back on would give splx 25).  Each
 # kernel tick has a stack, and those of chainc are all chainc <- chainb
 # <- chaina <- spinwrite, as many as its bins hold.
-guest -d -p 1 -a 'hz=10000' -t 300 -o "$T/spin" -c "bind -a '#S' /dev
+guest -T -d -p 1 -a 'hz=10000' -t 300 -o "$T/spin" -c "bind -a '#S' /dev
 echo startclr > /dev/kpctl
 echo a 93000000 > /dev/spinctl
 echo c 31000000 > /dev/spinctl
 echo stop > /dev/kpctl
 cat /dev/kpdata /dev/kpstack > /dev/eia1"
-python3 tools/test/kpcheck.py o/kernel "$T/spin" spina:spinwrite chainc:chainb,chaina,spinwrite splx unlock popcli >"$T/facts"
+python3 tools/test/kpcheck.py "$kernel" "$T/spin" spina:spinwrite chainc:chainb,chaina,spinwrite splx unlock popcli >"$T/facts"
 fact() { awk -v k="$1" -v f="${2-}" '$1 == k && (f == "" || $2 == f) { print $NF }' "$T/facts"; }
 a=$(fact bins spina) c=$(fact bins chainc)
 echo "spina $a ticks, chainc $c ticks, of $(fact kernel) kernel ticks"

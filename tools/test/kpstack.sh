@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Guest tests of kprof's NMI and #T/kpstack (issue 11): the NMI gives
+# Guest tests of kprof's NMI and #T/kpstack: the NMI gives
 # user mode back its segment registers and direction flag; a table
 # that fills up cuts stacks and says so, the counts still summing to
 # cell 1; stacks are cut at 32 frames; startclr clears them; and reads
@@ -16,7 +16,7 @@ fact() { awk -v k="$1" -v f="${2-}" '$1 == k && (f == "" || $2 == f) { print $NF
 # #S's tree: 1024 paths, each a distinct stack 34 frames deep, more
 # than one processor's table keeps whole.  Then startclr and stop at
 # once: the stacks are gone, and nothing is cut.
-guest -d -p 1 -a 'hz=10000' -t 300 -o "$T/full" -c "bind -a '#S' /dev
+guest -T -d -p 1 -a 'hz=10000' -t 300 -o "$T/full" -c "bind -a '#S' /dev
 echo start > /dev/kpctl
 segs; atk_df; atk_df fork
 echo stop > /dev/kpctl
@@ -31,7 +31,7 @@ echo stop > /dev/kpctl
 cat /dev/kpctl
 cat /dev/kpdata /dev/kpstack > /dev/eia1"
 # The two dumps: kpdata, of known length, kpstack, END, and again.
-size=$((4 * (3 + ($((16#$(readelf -SW o/kernel | sed -nE 's/.* \.text +PROGBITS +[0-9a-f]+ [0-9a-f]+ ([0-9a-f]+) .*/\1/p'))) + 7) / 8)))
+size=$((4 * (3 + ($((16#$(readelf -SW "$kernel" | sed -nE 's/.* \.text +PROGBITS +[0-9a-f]+ [0-9a-f]+ ([0-9a-f]+) .*/\1/p'))) + 7) / 8)))
 python3 - "$T/full" "$size" "$T/full1" "$T/full2" <<'PY'
 import sys
 d, n = open(sys.argv[1], 'rb').read(), int(sys.argv[2])
@@ -45,7 +45,7 @@ has nmi-df-fork '^atk_df: fork survived$'
 hasnt nmi-no-panic 'panic|kernel trap'
 cut1=$(grep -E '^off hz' <<<"$out" | head -1 | awk '{ for(i = 1; i < NF; i++) if($i == "cut") print $(i+1) }')
 cut2=$(grep -E '^off hz' <<<"$out" | tail -1 | awk '{ for(i = 1; i < NF; i++) if($i == "cut") print $(i+1) }')
-python3 tools/test/kpcheck.py o/kernel "$T/full1" spinnode >"$T/facts"
+python3 tools/test/kpcheck.py "$kernel" "$T/full1" spinnode >"$T/facts"
 echo "full table: $(fact kernel) kernel ticks, $(fact lines) lines, $cut1 cut, $(fact leafonly) of one pc, deepest $(fact depth)"
 check full-says-cut [ "${cut1:-0}" -gt 0 ]
 check full-sums-to-cell-1 [ "$(fact stacksum)" = "$(fact kernel)" -a "$(fact badlines)" = 0 -a "$(fact kernel)" -ge 1000 ]
@@ -53,14 +53,14 @@ check full-cut-to-leaf [ "$(fact leafonly)" -gt 0 ]
 check full-one-line-a-stack [ "$(fact repeats)" = 0 ]
 check full-32-frames [ "$(fact depth)" = 32 ]
 check full-tree-counted [ "$(fact leaf spinnode)" = "$(fact bins spinnode)" ]
-python3 tools/test/kpcheck.py o/kernel "$T/full2" spinnode >"$T/facts"
+python3 tools/test/kpcheck.py "$kernel" "$T/full2" spinnode >"$T/facts"
 check startclr-clears-cut [ "$cut2" = 0 ]
 check startclr-clears-stacks [ "$(fact leaf spinnode)" = 0 -a "$(fact stacksum)" = "$(fact kernel)" -a "$(fact badlines)" = 0 ]
 
 # Storms, on 4 processors: kpctl's commands, kpstack's reads at odd
 # offsets and lengths and into bad buffers, and NMIs in code with
 # interrupts off and in deep stacks, all at once.
-guest -d -p 4 -t 300 -c "bind -a '#S' /dev
+guest -T -d -p 4 -t 300 -c "bind -a '#S' /dev
 cat /dev/textsum; cat /dev/sysstat
 atk_kpstack 400
 atk_kpstack 400 > /tmp/o1 | atk_kpstack 400

@@ -29,19 +29,25 @@ summary() {
 	[ "$fail" -eq 0 ]
 }
 
-# guest [-iso] ARGS...: every boot of the tests.  Boot with
-# ./run-qemu.sh -k ARGS (with -iso, from the GRUB ISO instead); the
-# console (without carriage returns) is left in $out, the exit status
-# in $st, and returned.  The console goes to $T/console as it runs, so
+# guest [-iso] [-T] ARGS...: every boot of the tests.  Boot with
+# ./run-qemu.sh -k ARGS (with -iso, from the GRUB ISO instead; with -T,
+# the test kernel, which has #S and locktest=); the console (without
+# carriage returns) is left in $out, the exit status in $st, and
+# returned, and the kernel booted, for its symbols, in $kernel.  The console goes to $T/console as it runs, so
 # that a test can run `guest ... <FIFO &`, type once the prompt is
 # there, and `wait` for the status.
 guest() {
-	local how=-k
+	local how=-k test=
 	if [ "$1" = -iso ]; then
 		how=
 		shift
 	fi
-	./run-qemu.sh $how "$@" >"$T/console" 2>&1
+	kernel=o/kernel
+	if [ "$1" = -T ]; then
+		test=-T kernel=o/kerneltest
+		shift
+	fi
+	./run-qemu.sh $how $test "$@" >"$T/console" 2>&1
 	st=$?
 	out=$(tr -d '\r\0' <"$T/console")
 	return "$st"
@@ -68,9 +74,10 @@ hasnt() {
 }
 
 # textsum: what /dev/textsum must say, the FNV-1a hash of .text in
-# o/kernel, for tests that check that nothing has written there.
+# the kernel the last guest booted, for tests that check that nothing
+# has written there.
 textsum() {
-	python3 - o/kernel <<'PY'
+	python3 - "${kernel:-o/kernel}" <<'PY'
 import struct, sys
 f = open(sys.argv[1], 'rb').read()
 shoff, = struct.unpack_from('<I', f, 32)
@@ -147,7 +154,7 @@ EOF
 }
 
 # textintact NAME: every hash of kernel text that the last guest printed
-# (cat /dev/textsum: a line 0xHEX) is the hash of o/kernel's .text, as
+# (cat /dev/textsum: a line 0xHEX) is the hash of its kernel's .text, as
 # #c/textsum computes it (32-bit FNV-1a).
 textintact() {
 	local want sums

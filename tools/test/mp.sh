@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Guest tests of the multiprocessor kernel (issue 10): run-qemu.sh's -p;
+# Guest tests of the multiprocessor kernel: run-qemu.sh's -p;
 # with 1, 2 and 4 processors every one runs user processes; usertests
 # and fuzz on 4; kpdata's invariants, and cell 0 the sum of the
 # per-processor counts, after heavy concurrent work on 4; a kernel
@@ -55,7 +55,7 @@ textintact text-intact-4
 
 # kpdata after heavy concurrent work on 4: the invariants hold exactly,
 # and cells 0 and 1 are the sums of kpcpu's totals and kernel ticks.
-guest -p 4 -t 900 -o "$T/kp4" -c "bind -a '#T' /dev; bind -a '#S' /dev
+guest -T -p 4 -t 900 -o "$T/kp4" -c "bind -a '#T' /dev; bind -a '#S' /dev
 echo startclr > /dev/kpctl
 usertests > /dev/null | echo a 30000000 > /dev/spinctl | spin 1 | runtest 1 > /dev/null | echo b 30000000 > /dev/spinctl
 echo stop > /dev/kpctl
@@ -90,7 +90,7 @@ PY
 # other, 16 percent idle).  The
 # stacks, merged over the processors, sum to cell 1, and chainc's are
 # all chainc <- chainb <- chaina <- spinwrite, as many as its bins hold.
-guest -d -p 2 -a 'hz=10000' -t 600 -o "$T/spin" -c "bind -a '#S' /dev; bind -a '#T' /dev
+guest -T -d -p 2 -a 'hz=10000' -t 600 -o "$T/spin" -c "bind -a '#S' /dev; bind -a '#T' /dev
 echo 'echo a 3000000 > /dev/spinctl' > /tmp/t
 echo 'echo c 1000000 > /dev/spinctl' >> /tmp/t
 cat /tmp/t /tmp/t /tmp/t /tmp/t /tmp/t > /tmp/t5
@@ -100,7 +100,7 @@ sh /tmp/t25 | sh /tmp/t25
 echo stop > /dev/kpctl
 cat /dev/kpdata /dev/kpstack > /dev/eia1
 cat /dev/kpcpu"
-python3 tools/test/kpcheck.py o/kernel "$T/spin" spina chainc:chainb,chaina,spinwrite splx unlock popcli idle >"$T/facts"
+python3 tools/test/kpcheck.py "$kernel" "$T/spin" spina chainc:chainb,chaina,spinwrite splx unlock popcli idle >"$T/facts"
 fact() { awk -v k="$1" -v f="${2-}" '$1 == k && (f == "" || $2 == f) { print $NF }' "$T/facts"; }
 a=$(fact bins spina) c=$(fact bins chainc)
 echo "spina $a ticks, chainc $c ticks, idle $(fact bins idle), of $(fact kernel) kernel ticks"
@@ -122,14 +122,20 @@ hasnt shareoff-no-fail '^shareoff: FAIL'
 # A lock taken twice by one processor, or let go of by one that does
 # not hold it: a panic that names it, and QEMU off with status 1.  Only
 # the kernel command line (who boots) asks for these.
-guest -a 'locktest=twice' -c 'echo reached'
+guest -T -a 'locktest=twice' -c 'echo reached'
 has locktest-twice-panic '^panic: lock locktest: already held \(at pc 0xc01[0-9a-f]+\)'
 check locktest-twice-status [ "$st" = 1 ]
 hasnt locktest-twice-stopped '^reached$'
-guest -a 'locktest=unheld' -c 'echo reached'
+guest -T -a 'locktest=unheld' -c 'echo reached'
 has locktest-unheld-panic '^panic: unlock locktest: not held'
 check locktest-unheld-status [ "$st" = 1 ]
 hasnt locktest-unheld-stopped '^reached$'
+# The kernel users boot has neither: locktest= is an unknown word, #S
+# an unknown device.
+guest -a 'locktest=twice' -c 'echo reached; ls "#S"; echo s $status'
+has user-kernel-no-locktest '^warning: unknown kernel command-line word locktest=twice$'
+has user-kernel-reached '^reached$'
+has user-kernel-no-spin '^s 1$'
 
 # Equal turns on 2 processors under -d: #S's spina, the same count in
 # two processes at once, one on each processor; each says the tick it
@@ -143,13 +149,13 @@ echo "equal turns: from tick $t0, the spins end at ticks $t1 and $t2"
 check turns-2-equal python3 -c "import sys; a, b = $t1 - $t0, $t2 - $t0; sys.exit(not (a > 1000 and abs(a - b) * 100 <= 2 * min(a, b)))"
 
 # -d is deterministic on 2 processors: the same run, the same counts.
-guest -d -p 2 -o "$T/det2" -c "bind -a '#S' /dev; bind -a '#T' /dev
+guest -T -d -p 2 -o "$T/det2" -c "bind -a '#S' /dev; bind -a '#T' /dev
 echo startclr > /dev/kpctl
 echo a 3000000 > /dev/spinctl | echo b 1000000 > /dev/spinctl | runtest 1 > /dev/null
 echo stop > /dev/kpctl
 cat /dev/kpdata > /dev/eia1"
 cp "$T/det2" "$T/det1"
-guest -d -p 2 -o "$T/det2" -c "bind -a '#S' /dev; bind -a '#T' /dev
+guest -T -d -p 2 -o "$T/det2" -c "bind -a '#S' /dev; bind -a '#T' /dev
 echo startclr > /dev/kpctl
 echo a 3000000 > /dev/spinctl | echo b 1000000 > /dev/spinctl | runtest 1 > /dev/null
 echo stop > /dev/kpctl

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Guest tests of profil(2) and pcsample(2) (issue 4): profiltest checks
+# Guest tests of profil(2) and pcsample(2): profiltest checks
 # the index formula at each scale, the on/off rules, the errors, fork,
 # exec, the fault rule, saturation and pcsample's counts, at three clock
 # rates; and pcsample's samples of a 3:1 workload give its split.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Guest tests of threads and profiling at the process level (issue 12,
-# SPEC section 5), on 2 and 4 processors, deterministic at 10000 Hz:
+# Guest tests of threads and profiling at the process level (profil(2),
+# doc/contract.md), on 2 and 4 processors, deterministic at 10000 Hz:
 # profdemo -t splits its 3:1 work over as many threads as processors:
 # 75% +- 1 point in spin3, and the counters' sum the ticks its threads
 # ran with profil on (#c/proctime), exactly.  Then threadtest checks

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Guest tests of the tools a student reaches for (issue 13): pwd, head,
+# Guest tests of the tools a student reaches for: pwd, head,
 # tail, wc, grep, sort, mv, touch, man, ls -l; their errors (NAME: what:
 # why, and a non-zero status), bad arguments, files that do not exist,
 # and a failed write, which every tool must notice.

@@ -1,6 +1,6 @@
 /*
  * hostile TEST [ARG]: what a hostile program tries, for the tests of
- * issue 7's smaller promises (tools/test/hostile.sh).  Each test prints
+ * the smaller promises to a hostile program (tools/test/hostile.sh).  Each test prints
  * "hostile: TEST: ok", or a line per broken promise and then
  * "hostile: TEST: failed" (exit 1).
  *

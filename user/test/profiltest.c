@@ -1,6 +1,6 @@
 /*
- * profiltest: check profil(2) and pcsample(2) against the rules of
- * SPEC sections 5 and 6.
+ * profiltest: check profil(2) and pcsample(2) against the rules their
+ * man pages give.
  *
  *	profiltest
  *
@@ -121,7 +121,7 @@ spin(unsigned long n)
 	return t - t0;
 }
 
-/* The counter for pc, by the SPEC's formula; pc >= off. */
+/* The counter for pc, by profil(2)'s formula; pc >= off. */
 static unsigned long
 idx(uintptr_t pc, uintptr_t off, unsigned int scale)
 {

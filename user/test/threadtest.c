@@ -1,6 +1,6 @@
 /*
  * threadtest: check rfork(RFPROC|RFMEM) threads, and profil(2) and
- * pcsample(2) at the process level (SPEC section 5), against a hostile
+ * pcsample(2) at the process level (profil(2)), against a hostile
  * program's ways too.
  *
  *	threadtest [-stack]

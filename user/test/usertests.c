@@ -701,7 +701,7 @@ proftest(void)
 
 /*
  * getwd's buffer is checked as every call's is, and setnoteid takes a
- * group or 0 for a new one (issue 13; ^C itself is tested at the
+ * group or 0 for a new one (^C itself is tested at the
  * console, tools/test/console.sh).
  */
 static void
