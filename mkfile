@@ -8,7 +8,7 @@ LIBGCC=`gcc -m32 -print-libgcc-file-name`
 LDFLAGS=-m elf_i386 -z noexecstack
 CFLAGS=-m32 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -fno-pic -fno-pie -fno-stack-protector -fno-asynchronous-unwind-tables -fno-omit-frame-pointer -nostdinc -isystem $INC -Wall -Wextra -Werror
 KHDR=`ls kern/*.h`
-UHDR=`ls kern/sys.h kern/lib.h kern/kprof.h user/include/*.h`
+UHDR=`ls kern/sys.h kern/lib.h kern/kprof.h kern/gmon.h user/include/*.h`
 # The kernel uses no FPU or SSE register: they hold the user's (kern/fpu.c).
 # Every kernel function starts with a 5-byte nop, which kern/arcs.c
 # patches into a call of its arc recorder while the call graph is
@@ -221,7 +221,7 @@ tools:V: o/host/kprof o/host/srcline o/host/prof o/host/kpexact.so ${HOSTTESTS:%
 # The formatters' library, user/lib, is compiled for the host from the
 # same files as for the guest.  srcline, the profile by source line,
 # is the host's only: it needs elfutils' libdw.
-KPLIB=user/lib/elfsym.c user/lib/kpdata.c user/lib/kpcmp.c user/lib/kpstack.c user/lib/flame.c user/lib/kpproc.c
+KPLIB=user/lib/elfsym.c user/lib/kpdata.c user/lib/kpcmp.c user/lib/kpstack.c user/lib/flame.c user/lib/kpproc.c user/lib/gmonread.c user/lib/callgraph.c
 # The host's kprof also has -p, pprof's format, through protobuf-c's
 # code for pprof's profile.proto, which is generated here (never kept
 # in the tree), -a, annotated instructions, and -D, differences.
@@ -231,7 +231,7 @@ PPROFHDR=tools/pprof.h o/proto/profile.pb-c.h
 PPROFLIBS=-lprotobuf-c -lz -ldw -lm
 HOSTINC=-iquote tools -iquote o/proto
 KPROFSRC=user/kprof.c $KPLIB tools/kpprof.c tools/annotate.c tools/kpdiff.c $PPROFSRC
-KPROFHDR=user/include/elfsym.h user/include/kpstack.h user/include/kpdata.h user/include/kpproc.h kern/kprof.h $PPROFHDR
+KPROFHDR=user/include/elfsym.h user/include/kpstack.h user/include/kpdata.h user/include/kpproc.h user/include/gmon.h kern/kprof.h kern/gmon.h $PPROFHDR
 SRCLINESRC=tools/srcline.c $KPLIB
 PROFSRC=user/prof.c user/lib/elfsym.c user/lib/gmonread.c $PPROFSRC
 TARTESTSRC=tools/test/tartest.c kern/tar.c
@@ -266,11 +266,11 @@ o/host/kpexact.so: tools/kpexact.c kern/kprof.h
 	mkdir -p o/host
 	gcc $HOSTCFLAGS -shared -fPIC -fvisibility=hidden -o $target tools/kpexact.c
 
-o/host/prof: $PROFSRC user/include/elfsym.h user/include/gmon.h $PPROFHDR
+o/host/prof: $PROFSRC user/include/elfsym.h user/include/gmon.h kern/gmon.h $PPROFHDR
 	mkdir -p o/host
 	gcc $HOSTCFLAGS $HOSTINC -o $target $PROFSRC $PPROFLIBS
 
-o/host/prof-san: $PROFSRC user/include/elfsym.h user/include/gmon.h $PPROFHDR
+o/host/prof-san: $PROFSRC user/include/elfsym.h user/include/gmon.h kern/gmon.h $PPROFHDR
 	mkdir -p o/host
 	gcc $SANCFLAGS $HOSTINC -o $target $PROFSRC $PPROFLIBS
 

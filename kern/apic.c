@@ -110,7 +110,7 @@ lapicid(void)
 	return lapic[Lid] >> 24;
 }
 
-void
+NOPROF void
 lapiceoi(void)
 {
 	lapic[Leoi] = 0;

@@ -43,7 +43,7 @@ static uint	nextwake;
  * (chainc), the third processor still gets twice the first's time
  * (doc/benchmarks.md).
  */
-void
+NOPROF void
 clock(void)
 {
 	Mach *m = thismach();

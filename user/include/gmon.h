@@ -18,17 +18,26 @@ enum {
 };
 
 typedef struct Gmon Gmon;
+typedef struct Gmonarc Gmonarc;
 
-/* A gmon.out read by gmonread.c: its histogram record, decoded. */
+/* An arc record. */
+struct Gmonarc {
+	uint32_t	from;		/* return address into the caller */
+	uint32_t	self;		/* in the callee */
+	uint32_t	count;		/* calls */
+};
+
+/* A gmon.out read by gmonread.c: its histogram, decoded, and its arcs. */
 struct Gmon {
 	uint32_t	lowpc;		/* the address the first counter starts at */
 	uint32_t	highpc;		/* the end of the last counter's range */
 	uint32_t	n;		/* counters */
 	uint32_t	hz;		/* clock ticks a second */
-	const uint8_t	*count;		/* n 16-bit little-endian counts, in buf; NULL until read */
+	uint32_t	*count;		/* n counts, the records of the histogram added up; NULL until read */
 	uint64_t	total;		/* the counters' sum: ticks */
 	uint64_t	lost;		/* calls along arcs that mcount had no room for */
-	uint8_t	*buf;		/* the file */
+	Gmonarc	*arc;		/* the arc records, in the file's order */
+	uint32_t	narc;		/* how many */
 };
 
 /* gmon.c: the profile, gcrt0's calls. */
@@ -44,10 +53,13 @@ uint32_t	mcountarcs(void);
 void	mcountarc(uint32_t i, uint32_t *frompc, uint32_t *selfpc, uint32_t *count);
 uint32_t	mcountlost(void);
 
-/* gmonread.c: a gmon.out read, for prof, its ticks and calls credited to the program's functions. */
+/* gmonread.c: a gmon.out read, for prof and kprof, its ticks and calls credited to the program's functions. */
 struct Symtab;
 void	gmonload(Gmon *g, struct Symtab *t, const char *path);
 void	gmonfree(Gmon *g);
 uint32_t	gmonaddr(Gmon *g, uint32_t i);
+
+/* callgraph.c: kprof -q's call graph. */
+void	callgraph(struct Symtab *t, Gmon *g);
 
 #endif
