@@ -8,6 +8,7 @@ LIBGCC=`gcc -m32 -print-libgcc-file-name`
 LDFLAGS=-m elf_i386 -z noexecstack
 CFLAGS=-m32 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -fno-pic -fno-pie -fno-stack-protector -fno-asynchronous-unwind-tables -fno-omit-frame-pointer -nostdinc -isystem $INC -Wall -Wextra -Werror
 KHDR=`ls kern/*.h`
+DHDR=`ls dev/*.h`
 UHDR=`ls kern/sys.h kern/lib.h kern/kprof.h kern/gmon.h user/include/*.h`
 # The kernel uses no FPU or SSE register: they hold the user's (kern/fpu.c).
 # Every kernel function starts with a 5-byte nop, which kern/arcs.c
@@ -83,7 +84,7 @@ o/kl/%.o: kern/%.c $KHDR
 	mkdir -p o/kl
 	gcc $KBASEFLAGS -c -o $target kern/$stem.c
 
-o/dev/%.o: dev/%.c $KHDR
+o/dev/%.o: dev/%.c $KHDR $DHDR
 	mkdir -p o/dev
 	gcc $KCFLAGS -c -o $target dev/$stem.c
 

@@ -18,15 +18,11 @@
 #include "fns.h"
 #include "x86.h"
 #include "kprof.h"
+#include "kpcount.h"
 
 enum {
 	Qctl = 1, Qdata, Qcpu, Qstack, Qproc, Qgmon,
 
-	KPmaxtext	= 128*1024,	/* kernel text at most */
-	KPncell	= KPBIN + (KPmaxtext >> KPBINSHIFT) + KPSELF,
-	KPnstack	= 1024,	/* distinct stacks a processor keeps: a power of 2 */
-	KPnpc	= 16384,	/* their pcs, all together */
-	KPprobe	= 16,		/* slots a stack may lie past the one its hash names */
 	Kpoutside	= 27,	/* the NMI's instructions its rdtscs miss: 4 before, 15 + 8 after (objdump -d) */
 };
 
@@ -39,49 +35,18 @@ static Dirtab kprofdir[] = {
 	{ "kpgmon",	Qgmon,	0,	0444 },
 };
 
-/*
- * A distinct stack, in a processor's hash table of them: its pcs are
- * pc[off] to pc[off+n-1] of the same Kpcount, leaf first.  A slot is
- * free while its count is 0; the NMI fills the rest in first.
- */
-typedef struct Kpstack {
-	volatile uint	count;	/* ticks with this stack */
-	uint	hash;		/* of its pcs */
-	ushort	off;
-	ushort	n;
-} Kpstack;
-
-/* One processor's counts: what its NMI adds to, and what startclr swaps. */
-struct Kpcount {
-	uint	cell[KPncell];	/* kpdata's cells, in host order; the last is kpself's, never counted in */
-	uvlong	cycles;		/* time-stamp counts in the NMI, with Kpoutside for each */
-	Kpstack	stack[KPnstack];
-	uint	pc[KPnpc];	/* the stacks' pcs */
-	uint	npc;		/* of pc in use */
-	uint	cut;		/* stacks that found no room whole */
-	uint	gen;		/* the run it counts, as Proc's kpgen */
-};
-
 volatile uint	kprofon;	/* counting */
 
 static Kpcount	kpcount[MAXMACH][2];	/* each processor's counts and a spare */
-static uint	ncell;		/* of cell in use: KPBIN + the bins of kernel text + KPSELF */
+uint	ncell;		/* of cell in use: KPBIN + the bins of kernel text + KPSELF */
 /*
- * kpctl's commands, and the snapshot that kpstack's reads make below:
- * a QLock, as a read takes scheduling points while it holds it (on 8
- * processors with full tables a snapshot is some 50 ms of work), and
- * the readers that wait for it sleep rather than spin.
+ * kpctl's commands, and kpstack's and kpgmon's snapshots
+ * (dev/kpstack.c, dev/kpgmon.c): a QLock, as a read takes scheduling
+ * points while it holds it (on 8 processors with full tables a
+ * snapshot is some 50 ms of work), and the readers that wait for it
+ * sleep rather than spin.
  */
 static QLock	kproflk = { .lk.name = "kprof" };
-static uint	left[KPncell];	/* kpstack: each bin's kernel ticks that no stack kept holds */
-static uint	total[MAXMACH][KPnstack];	/* and each kept stack's ticks, over the processors; 0 for a repeat */
-
-/* a + b, sticking at the largest value, as the cells do. */
-static uint
-satadd(uint a, uint b)
-{
-	return a + b < a ? 0xFFFFFFFF : a + b;
-}
 
 /* kprof's own cost in ticks: each processor's counts in its NMIs over those it had for
  * each tick; under -d (virtualclock) each has 1/nmach of one clock if all are busy. */
@@ -194,17 +159,6 @@ walk(Mach *m, uint *f, uint bp, uint *pc, uint *hp)
 	return n;
 }
 
-static int
-same(uint *a, uint *b, uint n)
-{
-	uint i;
-
-	for(i = 0; i < n; i++)
-		if(a[i] != b[i])
-			return 0;
-	return 1;
-}
-
 /*
  * One more tick for the stack pc[0..n-1], of hash h, in k's table, in
  * a new slot if it has none yet: open addressing, KPprobe slots at
@@ -298,12 +252,6 @@ kprofinit(void)
 		mach[k].kp = &kpcount[k][0];
 }
 
-uint
-kpnbin(void)
-{
-	return ncell - KPBIN - KPSELF;
-}
-
 static int
 kprofopen(Chan *c, int omode)
 {
@@ -357,161 +305,6 @@ bigendian(uchar *p, uint off, uint n)
 		*p++ = kpcell(off/4) >> (8 * (3 - off%4));
 }
 
-/* Stack s of table k in table t, or nil. */
-static Kpstack*
-lookup(Kpcount *t, Kpcount *k, Kpstack *s)
-{
-	Kpstack *o;
-	uint i;
-
-	for(i = 0; i < KPprobe; i++){
-		o = &t->stack[(s->hash + i) % KPnstack];
-		if(o->count == 0)
-			return nil;
-		asm volatile("" ::: "memory");	/* the rest after the count: see stackadd */
-		if(o->hash == s->hash && o->n == s->n && same(t->pc + o->off, k->pc + s->off, s->n))
-			return o;
-	}
-	return nil;
-}
-
-/*
- * kpstack's snapshot, with kproflk held: each stack's ticks over all
- * the processors, in total[] for the first processor that has it;
- * and what of each bin's ticks the stacks kept do not hold, in left[]:
- * the stacks cut to nothing.  Every kernel tick is in one or the other,
- * so, profiling stopped, the lines' counts sum to cell 1.  A
- * scheduling point every stack and every 1024 cells: -1 if the reader
- * is killed meanwhile.
- */
-static int
-snapshot(void)
-{
-	Kpcount *k;
-	Kpstack *s, *o;
-	uint i, b, t;
-	int j, l;
-
-	for(i = KPBIN; i < ncell - KPSELF; i++){
-		if(i % 1024 == 0 && schedpoint() < 0)
-			return -1;
-		left[i] = kpcell(i);
-	}
-	for(l = 0; l < nmach; l++){
-		k = mach[l].kp;
-		for(i = 0; i < KPnstack; i++){
-			if(schedpoint() < 0)
-				return -1;
-			s = &k->stack[i];
-			total[l][i] = 0;
-			if(s->count == 0)
-				continue;
-			asm volatile("" ::: "memory");
-			for(j = 0; j < l && lookup(mach[j].kp, k, s) == nil; j++)
-				;
-			if(j < l)
-				continue;
-			for(t = 0; j < nmach; j++)
-				if((o = lookup(mach[j].kp, k, s)) != nil)
-					t = satadd(t, o->count);
-			total[l][i] = t;
-			b = KPBIN + ((k->pc[s->off] - (uint)text) >> KPBINSHIFT);
-			left[b] = left[b] > t ? left[b] - t : 0;
-		}
-	}
-	/* A stack kept as a bin's address alone takes that bin's cut ticks: one line for both. */
-	for(l = 0; l < nmach; l++){
-		k = mach[l].kp;
-		for(i = 0; i < KPnstack; i++){
-			s = &k->stack[i];
-			if(total[l][i] == 0 || s->n != 1 || (k->pc[s->off] - (uint)text) % (1<<KPBINSHIFT) != 0)
-				continue;
-			b = KPBIN + ((k->pc[s->off] - (uint)text) >> KPBINSHIFT);
-			total[l][i] = satadd(total[l][i], left[b]);
-			left[b] = 0;
-		}
-	}
-	return 0;
-}
-
-/* Decimal digits of n. */
-static uint
-digits(uint n)
-{
-	uint d;
-
-	for(d = 1; n >= 10; n /= 10)
-		d++;
-	return d;
-}
-
-/*
- * Copy what of the line of count and pc[0..n-1] lies in [off, off+len)
- * of the file, the line starting at *pos, to buf; move *pos past it.
- * A kernel pc has KPPCDIGITS hex digits, so the line's length is known without
- * printing it, and lines before off cost no printing.
- */
-static long
-line(char *buf, long len, uvlong off, uvlong *pos, uint count, uint *pc, uint n)
-{
-	char s[12 + (1+KPPCDIGITS)*KPMAXFRAMES];
-	uint l = digits(count) + (1+KPPCDIGITS)*n + 1, i, k;
-	long m;
-
-	if(*pos + l <= off || *pos >= off + len){
-		*pos += l;
-		return 0;
-	}
-	k = snprintf(s, sizeof s, "%u", count);
-	for(i = 0; i < n; i++)
-		k += snprintf(s + k, sizeof s - k, " %0*x", KPPCDIGITS, pc[i]);
-	s[k++] = '\n';
-	i = off > *pos ? off - *pos : 0;
-	m = l - i;
-	if(m > (long)(off + len - (*pos + i)))
-		m = off + len - (*pos + i);
-	memmove(buf + (*pos + i - off), s + i, m);
-	*pos += l;
-	return m;
-}
-
-/*
- * kpstack: the snapshot's lines from off, kept stacks first, then the
- * cut ones by bin; a scheduling point every stack, as in snapshot.
- */
-static long
-stackread(char *buf, long len, uvlong off)
-{
-	uvlong pos = 0;
-	long n = 0;
-	uint i, pc;
-	int l;
-
-	if(qlockintr(&kproflk) < 0)
-		return -1;
-	if(snapshot() < 0){
-		qunlock(&kproflk);
-		return -1;
-	}
-	for(l = 0; l < nmach && pos < off + len; l++)
-		for(i = 0; i < KPnstack && pos < off + len; i++){
-			if(schedpoint() < 0){
-				qunlock(&kproflk);
-				return -1;
-			}
-			if(total[l][i] != 0)
-				n += line(buf, len, off, &pos, total[l][i],
-					mach[l].kp->pc + mach[l].kp->stack[i].off, mach[l].kp->stack[i].n);
-		}
-	for(i = KPBIN; i < ncell - KPSELF && pos < off + len; i++)
-		if(left[i] != 0){
-			pc = (uint)text + ((i - KPBIN) << KPBINSHIFT);
-			n += line(buf, len, off, &pos, left[i], &pc, 1);
-		}
-	qunlock(&kproflk);
-	return n;
-}
-
 static long
 kprofread(Chan *c, void *buf, long n, uvlong off)
 {
@@ -534,7 +327,11 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 				mach[k].kp->cell[0], mach[k].kp->cell[1]);
 		return readstr(off, buf, n, status);
 	case Qstack:
-		return stackread(buf, n, off);
+		if(qlockintr(&kproflk) < 0)
+			return -1;
+		n = stackread(buf, n, off);
+		qunlock(&kproflk);
+		return n;
 	case Qproc:
 		return kpprocread(buf, n, off);
 	case Qgmon:

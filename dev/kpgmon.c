@@ -10,6 +10,7 @@
 #include "dat.h"
 #include "fns.h"
 #include "kprof.h"
+#include "kpcount.h"
 #include "gmon.h"
 
 typedef struct Gmonbuf Gmonbuf;
@@ -31,14 +32,17 @@ le32(uchar *p, uint v)
 	return p + 4;
 }
 
-/* An arc record, if there is room: arcswalk's fn. */
+/*
+ * An arc record, if there is room: arcswalk's fn.  Only arcs whose
+ * caller is in kernel text, as gprof and gmonread take them.
+ */
 static void
 putarc(void *arg, uint from, uint self, uint count)
 {
 	Gmonbuf *g = arg;
 	uchar *p;
 
-	if(g->len + 1 + GMON_ARCSIZE > g->max)
+	if(g->len + 1 + GMON_ARCSIZE > g->max || from - (uint)text - 1 >= (uint)(etext - text))
 		return;
 	p = g->b + g->len;
 	*p++ = GMON_TAG_CG_ARC;
@@ -57,7 +61,7 @@ putarc(void *arg, uint from, uint self, uint count)
 int
 kpgmonopen(Chan *c)
 {
-	uint nbin = kpnbin(), narc = arcsmax(), nrec, top, i, r, v;
+	uint nbin = ncell - KPBIN - KPSELF, narc = arcsmax(), nrec, top, i, r, v;
 	uint *bin;
 	Gmonbuf *g;
 	uchar *p;

@@ -299,8 +299,3 @@ void	uartkick(void);		/* devuart.c: the console has room again */
 long	consreadline(char*, long);	/* devcons.c: a line of it */
 void	uartputc(int, int);	/* devuart.c: a byte out of port 0 or 1 */
 void	vgaputc(int);		/* vga.c: a character on the screen */
-uint	kpcell(uint);		/* devkprof.c: a cell of kpdata, summed over the processors */
-uint	kpnbin(void);		/* devkprof.c: kpdata's bins */
-int	kpgmonopen(Chan*);	/* kpgmon.c: #T/kpgmon */
-long	kpgmonread(Chan*, void*, long, uvlong);
-void	kpgmonclose(Chan*);
