@@ -84,7 +84,7 @@ fact() { awk -v k="$1" -v f="${2-}" '$1 == k && (f == "" || $2 == f) { print $NF
 check table-large [ "$(fact entries)" -gt 200 ]
 check table-all-nops [ "$(fact notnop)" = 0 -a "$(fact notfunc)" = 0 ]
 check table-has-syscall [ "$(fact listed syscall)" = 1 ]
-check nmi-path-no-nops [ "$(awk '$1 == "nmipath" { print $2 > 1 && $3 == 0 }' "$T/nops")" = 1 ]
+check nmi-path-no-nops [ "$(awk '$1 == "nmipath" { print ($2 > 1 && $3 == 0) }' "$T/nops")" = 1 ]
 for fn in arcslow patchintr stopall patch kprofnmi stackadd delivered nmiclocknext clock lapiceoi; do
 	check "table-not-$fn" [ "$(fact listed $fn)" = 0 ]
 done
