@@ -24,7 +24,7 @@ floor() {
 "; fi
 	done
 	mkdir -p "$T/x$ncpu"
-	guest -d -p "$ncpu" -a hz=10000 -t 900 -x "$T/x$ncpu" -o "$T/s$ncpu" -c "bind -a '#S' /dev
+	guest -T -d -p "$ncpu" -a hz=10000 -t 900 -x "$T/x$ncpu" -o "$T/s$ncpu" -c "bind -a '#S' /dev
 ${bg}echo startclr > /dev/kpctl
 echo a $iters > /dev/spinctl
 echo c $iters > /dev/spinctl
@@ -38,7 +38,7 @@ cat /dev/kpcpu"
 	check "exact-$ncpu-cpu-written" [ -s "$T/x$ncpu/kpdata" -a -s "$T/s$ncpu" ]
 	echo "$ncpu cpus, exact instructions:"
 	cat "$T/x$ncpu/kpcpu"
-	o/host/kprof -c -x idle -x nmientry -x kprofnmi -x stackadd o/kernel "$T/x$ncpu/kpdata" "$T/s$ncpu" >"$T/floor$ncpu" 2>&1
+	o/host/kprof -c -x idle -x nmientry -x kprofnmi -x stackadd "$kernel" "$T/x$ncpu/kpdata" "$T/s$ncpu" >"$T/floor$ncpu" 2>&1
 	head -8 "$T/floor$ncpu"
 	tail -3 "$T/floor$ncpu"
 	local ticks tv n95
@@ -67,12 +67,12 @@ cat$reads > /dev/null
 echo stop > /dev/kpctl
 cat /dev/kpdata > /dev/eia1"
 mkdir -p "$T/xshort"
-guest -d -p 2 -a hz=10000 -x "$T/xshort" -o "$T/short" -c "$short"
-guest -d -p 2 -a hz=10000 -o "$T/plain" -c "$short"
+guest -T -d -p 2 -a hz=10000 -x "$T/xshort" -o "$T/short" -c "$short"
+guest -T -d -p 2 -a hz=10000 -o "$T/plain" -c "$short"
 check exact-short-written [ -s "$T/xshort/kpdata" -a -s "$T/plain" ]
 check plugin-changes-nothing cmp -s "$T/plain" "$T/short"
 # kprof reads the exact count as it is, its rate from the kpctl beside.
-o/host/kprof o/kernel "$T/xshort/kpdata" >"$T/exactprofile" 2>&1
+o/host/kprof "$kernel" "$T/xshort/kpdata" >"$T/exactprofile" 2>&1
 check kprof-reads-exact grep -qE '^KTZERO c0100000	HZ 1000000$' "$T/exactprofile"
 
 # -x wants -d, and a directory whose name QEMU can pass to the plugin.
