@@ -9,7 +9,7 @@
  *	kprof -a function kernel kpdata		(on the host)
  *	kprof -D kernel before.kpdata after.kpdata	(on the host)
  *	kprof -P kpproc
- *	kprof -q kernel kpgmon
+ *	kprof -q kernel kpgmon [function]
  *
  * kpdata (kprof(3), kern/kprof.h) counts the clock ticks in each 8-byte
  * bin of kernel text.  kprof credits each bin to the function whose
@@ -33,7 +33,8 @@
  * two profiles' difference (tools/kpdiff.c).  -P prints kpproc's ticks
  * by process, busiest first, with no kernel needed.  -q prints the
  * kernel's call graph from kpgmon, a gmon.out: each function with its
- * callers and callees and the calls between them (user/lib/callgraph.c).
+ * callers and callees and the calls between them (user/lib/callgraph.c),
+ * or only the function named.
  *
  * This is a front end: the work is the formatters' library, user/lib
  * (elfsym.c, kpdata.c, kpcmp.c, kpstack.c, flame.c, gmonread.c,
@@ -64,7 +65,7 @@ usage(void)
 		"       kprof -a function kernel kpdata\n"
 		"       kprof -D kernel before.kpdata after.kpdata\n"
 		"       kprof -P kpproc\n"
-		"       kprof -q kernel kpgmon\n");
+		"       kprof -q kernel kpgmon [function]\n");
 	exit(1);
 }
 
@@ -193,7 +194,7 @@ main(int argc, char *argv[])
 		if(hz != 0 || argc - i != 3)
 			usage();
 	}else if(mode == 'q'){
-		if(hz != 0 || argc - i != 2)
+		if(hz != 0 || argc - i < 2 || argc - i > 3)
 			usage();
 	}else if(mode == 'D'){
 		if(argc - i != 3)
@@ -217,7 +218,7 @@ main(int argc, char *argv[])
 		break;
 	case 'q':
 		gmonload(&g, &k, argv[i+1]);
-		callgraph(&k, &g);
+		callgraph(&k, &g, argc - i == 3 ? argv[i+2] : NULL);
 		gmonfree(&g);
 		break;
 #if __STDC_HOSTED__

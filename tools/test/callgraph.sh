@@ -121,6 +121,13 @@ echo ==q; kprof -q kernel /tmp/g1000; echo ==end"
 		check kprof-q-same [ -s "$T/hostq" ] && cmp -s "$T/guestq" "$T/hostq"
 		check kprof-q-sysseek grep -qxE '		2000	syscall' <(grep -B3 -A4 '^sysseek	' "$T/hostq")
 		check kprof-q-block grep -qxE 'sysseek	2000 calls	[0-9]+ ms' "$T/hostq"
+		o/host/kprof -q "$kernel" "$T/g1000" sysseek >"$T/oneq"
+		check kprof-q-one [ "$(grep -c calls "$T/oneq")" = 1 ] && grep -qxE '		2000	syscall' "$T/oneq"
+		o/host/kprof -q "$kernel" "$T/g1000" nosuch >/dev/null 2>"$T/err"
+		check kprof-q-none [ $? = 1 ] && grep -qx 'kprof: nosuch: no calls to or from it' "$T/err"
+		/usr/lib/plan9/bin/mk o/host/kprof-san >/dev/null 2>&1
+		ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=exitcode=86 o/host/kprof-san -q "$kernel" "$T/g1000" >"$T/sanq" 2>&1
+		check kprof-q-sanitized cmp -s "$T/sanq" "$T/hostq"
 	fi
 done
 

@@ -60,6 +60,6 @@ void	gmonfree(Gmon *g);
 uint32_t	gmonaddr(Gmon *g, uint32_t i);
 
 /* callgraph.c: kprof -q's call graph. */
-void	callgraph(struct Symtab *t, Gmon *g);
+void	callgraph(struct Symtab *t, Gmon *g, const char *fn);
 
 #endif

@@ -12,7 +12,7 @@
  * function with all its calls and its own time (ms at the file's
  * clock), then the callees below, each with the calls the function
  * made of it; callers and callees most calls first.  The blocks come
- * in order of calls, most first.  A caller is the function that holds
+ * in order of calls, most first, or there is only the one asked for.  A caller is the function that holds
  * the call instruction, the byte before the return address.
  *
  * The same source builds for the guest and for the host, so it uses
@@ -112,10 +112,11 @@ block(int f, Edge *in, int nin, Edge *out, int nout, unsigned long hz)
 
 /*
  * Print the call graph of g, whose functions are t's, with their calls
- * and ticks credited by gmonload.
+ * and ticks credited by gmonload: every block, or only the block of the
+ * function named fn.
  */
 void
-callgraph(Symtab *t, Gmon *g)
+callgraph(Symtab *t, Gmon *g, const char *fn)
 {
 	Edge *e, *in, *out;
 	int *order, *mark, n, i, j, k, f, norder, nin, nout;
@@ -147,6 +148,8 @@ callgraph(Symtab *t, Gmon *g)
 	out = emalloc(n * sizeof out[0]);
 	for(k = 0; k < norder; k++){
 		f = order[k];
+		if(fn != NULL && strcmp(t->sym[f].name, fn) != 0)
+			continue;
 		for(nin = 0, nout = 0, j = 0; j < n; j++){
 			if(e[j].to == f)
 				in[nin++] = e[j];
@@ -156,7 +159,11 @@ callgraph(Symtab *t, Gmon *g)
 		qsort(in, nin, sizeof in[0], bycallsfrom);
 		qsort(out, nout, sizeof out[0], bycallsto);
 		block(f, in, nin, out, nout, g->hz);
+		if(fn != NULL)
+			break;
 	}
+	if(fn != NULL && k == norder)
+		fatal("%s: no calls to or from it", fn);
 	free(in);
 	free(out);
 	free(order);
