@@ -12,8 +12,8 @@
  * address and the callee, in a table of its processor's (Arcs), by
  * open addressing from a hash of the pair.  It takes no lock and each
  * of its writes is one instruction, so that it may be interrupted
- * anywhere, by the clock, another interrupt or the NMI, whose handlers
- * may record arcs of their own in the same table: a slot is claimed
+ * anywhere, by the NMI or by the clock or another interrupt, whose
+ * handlers may record arcs of their own in the same table: a slot is claimed
  * by a compare-and-swap of its caller, and a pair that finds its slot
  * half written goes on to the next, so a pair may hold two slots,
  * which the reader adds up.  Nothing else writes a processor's table:
@@ -22,9 +22,9 @@
  * The recorder and what runs while text changes are NOPROF (kern/u.h):
  * they have no nop, so the recorder never calls itself.
  *
- * Text changes while the other processors wait (stopall): an IPI
- * stops each in patchintr with interrupts off, where it spins on a
- * line of its own until the patching processor is done.  No processor
+ * Text changes while the other processors wait (stopall), a rendezvous
+ * by IPI: each is stopped in patchintr with interrupts off, where it
+ * spins until the patching processor is done.  No processor
  * runs the text being changed, then, but through an NMI, whose path
  * (kprofnmi and what it calls) is NOPROF and never changes.  A
  * processor stopped so holds no spin lock (the IPI came with
@@ -70,6 +70,7 @@ int	arcson;			/* the entries call fentry */
 
 _Static_assert(__builtin_offsetof(Mach, arcs) == 4, "fentry finds Mach.arcs at gs:4");
 _Static_assert(sizeof(Arc) == 12, "fentry finds arc h at 4*(3*h)");
+_Static_assert(Arcbits == 12, "fentry's hash shifts by 32 - Arcbits");
 
 /*
  * The recorder, called first thing by every function while arcs are
