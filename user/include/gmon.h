@@ -38,6 +38,7 @@ struct Gmon {
 	uint64_t	lost;		/* calls along arcs that mcount had no room for */
 	Gmonarc	*arc;		/* the arc records, in the file's order */
 	uint32_t	narc;		/* how many */
+	size_t	arccap;		/* room in arc */
 };
 
 /* gmon.c: the profile, gcrt0's calls. */

@@ -84,16 +84,6 @@ bysym(const void *va, const void *vb)
 	return strcmp(a->name, b->name);
 }
 
-static void*
-emalloc(size_t n)
-{
-	void *p = malloc(n > 0 ? n : 1);
-
-	if(p == NULL)
-		fatal("out of memory");
-	return p;
-}
-
 /* Function f's block: its callers, itself, its callees. */
 static void
 block(int f, Edge *in, int nin, Edge *out, int nout, unsigned long hz)
@@ -120,9 +110,11 @@ callgraph(Symtab *t, Gmon *g, const char *fn)
 {
 	Edge *e, *in, *out;
 	int *order, *mark, n, i, j, k, f, norder, nin, nout;
+	size_t ecap, ocap, mcap, icap, outcap;
 
 	tab = t;
-	e = emalloc(g->narc * sizeof e[0]);
+	ecap = ocap = mcap = icap = outcap = 0;
+	e = grow(NULL, &ecap, g->narc, sizeof e[0]);
 	for(i = 0; i < (int)g->narc; i++){
 		e[i].from = symfind(t, g->arc[i].from - 1);
 		e[i].to = symfind(t, g->arc[i].self);
@@ -134,18 +126,17 @@ callgraph(Symtab *t, Gmon *g, const char *fn)
 			e[n-1].n += e[i].n;
 		else
 			e[n++] = e[i];
-	mark = calloc(t->nsym > 0 ? t->nsym : 1, sizeof mark[0]);
-	order = emalloc(t->nsym * sizeof order[0]);
-	if(mark == NULL)
-		fatal("out of memory");
+	mark = grow(NULL, &mcap, t->nsym, sizeof mark[0]);
+	order = grow(NULL, &ocap, t->nsym, sizeof order[0]);
+	memset(mark, 0, t->nsym * sizeof mark[0]);
 	for(i = 0; i < n; i++)
 		mark[e[i].from] = mark[e[i].to] = 1;
 	for(norder = 0, i = 0; i < t->nsym; i++)
 		if(mark[i])
 			order[norder++] = i;
 	qsort(order, norder, sizeof order[0], bysym);
-	in = emalloc(n * sizeof in[0]);
-	out = emalloc(n * sizeof out[0]);
+	in = grow(NULL, &icap, n, sizeof in[0]);
+	out = grow(NULL, &outcap, n, sizeof out[0]);
 	for(k = 0; k < norder; k++){
 		f = order[k];
 		if(fn != NULL && strcmp(t->sym[f].name, fn) != 0)

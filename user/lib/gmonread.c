@@ -84,12 +84,7 @@ getarc(const char *path, const uint8_t *r, size_t left, size_t off, Symtab *t, G
 	s = &t->sym[symfind(t, self)];
 	s->calls += count;
 	t->withcalls = 1;
-	if((h->narc & (h->narc - 1)) == 0){	/* 0 or a power of 2: full */
-		a = realloc(h->arc, (h->narc ? 2*h->narc : 1)*sizeof h->arc[0]);
-		if(a == NULL)
-			fatal("out of memory");
-		h->arc = a;
-	}
+	h->arc = grow(h->arc, &h->arccap, h->narc + 1, sizeof h->arc[0]);
 	a = &h->arc[h->narc++];
 	a->from = from;
 	a->self = self;
