@@ -11,7 +11,7 @@
 #include "kprof.h"
 #include "kpcount.h"
 
-static uint	left[KPncell];	/* kpstack: each bin's kernel ticks that no stack kept holds */
+static uint	left[KPncell];	/* kpstack: each bin's kernel ticks that no stack kept holds; at KPTOTAL, the user ticks */
 static uint	total[MAXMACH][KPnstack];	/* and each kept stack's ticks, over the processors; 0 for a repeat */
 
 /* Stack s of table k in table t, or nil. */
@@ -36,8 +36,9 @@ lookup(Kpcount *t, Kpcount *k, Kpstack *s)
  * kpstack's snapshot, with kproflk held: each stack's ticks over all
  * the processors, in total[] for the first processor that has it;
  * and what of each bin's ticks the stacks kept do not hold, in left[]:
- * the stacks cut to nothing.  Every kernel tick is in one or the other,
- * so, profiling stopped, the lines' counts sum to cell 1.  A
+ * the stacks cut to nothing; the user ticks' likewise.  Every tick is in
+ * one or the other, so, profiling stopped, the lines' counts sum to
+ * cell 0.  A
  * scheduling point every stack and every 1024 cells: -1 if the reader
  * is killed meanwhile.
  */
@@ -54,6 +55,7 @@ snapshot(void)
 			return -1;
 		left[i] = kpcell(i);
 	}
+	left[KPTOTAL] = kpcell(KPTOTAL) > kpcell(KPKERNEL) ? kpcell(KPTOTAL) - kpcell(KPKERNEL) : 0;
 	for(l = 0; l < nmach; l++){
 		k = mach[l].kp;
 		for(i = 0; i < KPnstack; i++){
@@ -72,7 +74,7 @@ snapshot(void)
 				if((o = lookup(mach[j].kp, k, s)) != nil)
 					t = satadd(t, o->count);
 			total[l][i] = t;
-			b = KPBIN + ((k->pc[s->off] - (uint)text) >> KPBINSHIFT);
+			b = k->pc[s->off] == KPUMARK ? KPTOTAL : KPBIN + ((k->pc[s->off] - (uint)text) >> KPBINSHIFT);
 			left[b] = left[b] > t ? left[b] - t : 0;
 		}
 	}
@@ -134,7 +136,8 @@ line(char *buf, long len, uvlong off, uvlong *pos, uint count, uint *pc, uint n)
 
 /*
  * kpstack: the snapshot's lines from off, kept stacks first, then the
- * cut ones by bin; a scheduling point every stack, as in snapshot.
+ * cut ones by bin, then the user ones; a scheduling point every stack,
+ * as in snapshot.
  * kproflk is held.
  */
 long
@@ -160,5 +163,8 @@ stackread(char *buf, long len, uvlong off)
 			pc = (uint)text + ((i - KPBIN) << KPBINSHIFT);
 			n += line(buf, len, off, &pos, left[i], &pc, 1);
 		}
+	pc = KPUMARK;
+	if(left[KPTOTAL] != 0)
+		n += line(buf, len, off, &pos, left[KPTOTAL], &pc, 1);
 	return n;
 }
