@@ -37,9 +37,12 @@ LSRC=`ls user/lib/*.c`
 LOBJ=o/lib/crt0.o o/lib/syscall.o o/lib/mcount.o ${LSRC:user/lib/%.c=o/lib/%.o} $SHARED
 
 # Every user/NAME.c is a program /bin/NAME; every user/test/NAME.c a
-# test program, also /bin/NAME, built in o/test/ (o/t/ its object).
+# test program, also /bin/NAME, built in o/test/ (o/t/ its object),
+# with what the tests share, user/test/lib, as o/lib/libtest.a.
 PROGS=`ls user/*.c | sed 's,user/\(.*\)\.c,o/bin/\1,'`
 TESTS=`ls user/test/*.c | sed 's,user/test/\(.*\)\.c,o/test/\1,'`
+TLSRC=`ls user/test/lib/*.c`
+TLOBJ=${TLSRC:user/test/lib/%.c=o/tl/%.o}
 
 # These are also built to profile themselves, as /bin/NAME.prof:
 # compiled with -pg, so that each function calls mcount (the call
@@ -153,9 +156,17 @@ o/t/%.o: user/test/%.c $UHDR
 	mkdir -p o/t
 	gcc $UCFLAGS -c -o $target user/test/$stem.c
 
-o/test/&: o/t/&.o o/lib/libc.a user/user.ld
+o/tl/%.o: user/test/lib/%.c user/test/lib/check.h $UHDR
+	mkdir -p o/tl
+	gcc $UCFLAGS -c -o $target user/test/lib/$stem.c
+
+o/lib/libtest.a: $TLOBJ
+	rm -f $target
+	ar rcs $target $TLOBJ
+
+o/test/&: o/t/&.o o/lib/libtest.a o/lib/libc.a user/user.ld
 	mkdir -p o/test
-	ld $LDFLAGS -T user/user.ld -o $target o/lib/crt0.o o/t/$stem.o o/lib/libc.a $LIBGCC
+	ld $LDFLAGS -T user/user.ld -o $target o/lib/crt0.o o/t/$stem.o o/lib/libtest.a o/lib/libc.a $LIBGCC
 
 o/pg/%.o: user/%.c $UHDR
 	mkdir -p o/pg

@@ -305,22 +305,18 @@ kprofopen(Chan *c, int omode)
 }
 
 /*
- * The cells from byte off, big-endian.  The whole cells between are
- * summed a processor at a time, each an array in a row, rather than
- * cell by cell over the processors: about 1.5 instructions a byte
- * where cell's way took 5.5.
+ * Cells i to i+k-1, big-endian, into w: what cell gives for each, but
+ * summed a processor at a time, each processor's cells an array in a
+ * row, rather than cell by cell over the processors.  Reading all of
+ * kpdata takes 1.7 instructions a byte so, against 32 cell by cell
+ * (doc/benchmarks.md, "Speed tricks").
  */
 static void
-bigendian(uchar *p, uint off, uint n)
+sumcells(uint *w, uint i, uint k)
 {
-	uint i, j, k, *w, *c;
+	uint j, *c;
 	int m;
 
-	for(; n > 0 && off % 4 != 0; n--, off++)
-		*p++ = cell(off/4) >> (8 * (3 - off%4));
-	i = off/4;
-	k = n/4;
-	w = (uint*)p;
 	memmove(w, mach[0].kp->cell + i, 4*k);
 	for(m = 1; m < nmach; m++)
 		for(c = mach[m].kp->cell + i, j = 0; j < k; j++)
@@ -329,8 +325,24 @@ bigendian(uchar *p, uint off, uint n)
 		w[k-1] = kpself();
 	for(j = 0; j < k; j++)
 		w[j] = __builtin_bswap32(w[j]);
+}
+
+/*
+ * n bytes of the cells from byte off, big-endian: byte b is a byte of
+ * cell(b/4), as the ends do; the whole cells between go by sumcells.
+ */
+static void
+bigendian(uchar *p, uint off, uint n)
+{
+	uint k;
+
+	for(; n > 0 && off % 4 != 0; n--, off++)
+		*p++ = cell(off/4) >> (8 * (3 - off%4));
+	k = n/4;
+	sumcells((uint*)p, off/4, k);
 	p += 4*k;
-	for(off = 4*(i + k), n %= 4; n > 0; n--, off++)
+	off += 4*k;
+	for(n %= 4; n > 0; n--, off++)
 		*p++ = cell(off/4) >> (8 * (3 - off%4));
 }
 

@@ -19,7 +19,9 @@
  * pauses, took 3629 and 3232 ticks, and mp.sh's 2-processor accuracy
  * run idled 4.9% (the process done first); with them, 0.9%.  So turns
  * of these loops end in the loop, at the same count on every
- * processor, whatever QEMU's own turns would be.
+ * processor, whatever QEMU's own turns would be; a processor that does
+ * not pause meanwhile gets longer ones (doc/benchmarks.md, QEMU 10's
+ * round robin).
  */
 #include "u.h"
 #include "mem.h"

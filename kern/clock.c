@@ -32,16 +32,23 @@ static uint	nextwake;
  * to the next timer deadline, so that a busy first processor kept the
  * others from running unless it paused at its tick, and a clock that
  * paused, #S's loops that paused every 256 turns and local APIC timers
- * spread over a tick were needed.  QEMU 10 gives each processor an
- * equal share of that time, and the clock's pause and the spread timers
- * measure worse, not better: two of #S's spins on two processors at
- * hz=10000 end 2.3% apart with them and together without (386 M and
- * 386 M instructions into the run; #S's own pauses stay, for kprof's
- * NMI clock: dev/devspin.c); two user spins at hz=100, 11567 and 17860
- * loops with the pause, 15340 and 14049 without.  On three or more,
- * QEMU 10 is uneven whatever the kernel does: with interrupts off in all three loops
- * (chainc), the third processor still gets twice the first's time
- * (doc/benchmarks.md).
+ * spread over a tick were needed.  QEMU 10 gives each processor 1/n of
+ * that time, and the clock's pause and the spread timers measure worse,
+ * not better: two of #S's spins on two processors at hz=10000 end 2.3%
+ * apart with them and together without (#S's own pauses stay, for
+ * kprof's NMI clock: dev/devspin.c).
+ *
+ * On three or more QEMU 10 is uneven, and no clock of the kernel's can
+ * even it: QEMU runs each deadline's timers on that thread, and doing
+ * so kicks every processor out of its turn (cpu_exit on all, from
+ * qemu_timer_notify_cb).  Its loop then gives each processor after the
+ * one it stopped at a turn of its own, each of 1/n of what is left to
+ * the next deadline, before a whole round shares the rest.  The first
+ * processor mostly runs the 1 to n-1 instructions the division leaves
+ * over, and the second, finding none left, runs the timers: so the
+ * third gets the most, the fourth the next, and the first two the
+ * least, whatever the guest runs (doc/benchmarks.md, QEMU 10's round
+ * robin).
  */
 void
 clock(void)

@@ -4,7 +4,8 @@
  * keeps them off until unlock, for locks that interrupt handlers take
  * too, so that a handler never finds its lock held by the code it
  * interrupted.  pushcli nests: interrupts come back on only at the
- * last popcli, and only if they were on at the first.  The other locks
+ * last popcli, and only if they were on at the first (splhi and splx,
+ * which do not nest, are for code that keeps the state itself).  The other locks
  * leave interrupts on, so that the clock ticks while they are held
  * (kprof's NMI sees what is done either way).  Every spin executes
  * pause, so that under QEMU's -icount, which runs the processors in
@@ -76,6 +77,26 @@ popcli(void)
 	if(--m->ncli < 0)
 		panic("popcli: unbalanced");
 	if(m->ncli == 0 && m->intena)
+		sti();
+}
+
+/*
+ * Interrupts off; returns whether they were on, for splx.  Unlike
+ * pushcli these do not nest: the caller keeps the state.
+ */
+int
+splhi(void)
+{
+	int s = readeflags() & FL_IF;
+
+	cli();
+	return s;
+}
+
+void
+splx(int s)
+{
+	if(s)
 		sti();
 }
 

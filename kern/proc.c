@@ -31,23 +31,6 @@ static struct {
 
 extern void	trapret(void);
 
-/* Interrupts off; returns whether they were on, for splx. */
-int
-splhi(void)
-{
-	int s = readeflags() & FL_IF;
-
-	cli();
-	return s;
-}
-
-void
-splx(int s)
-{
-	if(s)
-		sti();
-}
-
 /*
  * A new process's first swtch, from the scheduler, arrives here with
  * procs held: let go of it, and return into trapret (newproc), a way

@@ -193,19 +193,38 @@ unionread(Chan *c, char *buf, long n, uvlong off)
 	return m;
 }
 
+/*
+ * The channel of read's or write's fd (arg[0]), open for how (O_RDONLY
+ * or O_WRONLY), with arg[1] a buffer of arg[2] bytes the process may
+ * write or read; or nil and the error.
+ */
+static Chan*
+rwchan(uint *arg, int how)
+{
+	Chan *c;
+
+	if((c = fdchan(arg[0])) == nil)
+		return nil;
+	if((long)arg[2] < 0){
+		seterr(EINVAL, "negative count");
+		return nil;
+	}
+	if((c->mode & O_ACCMODE) == (how == O_RDONLY ? O_WRONLY : O_RDONLY)){
+		seterr(EBADF, how == O_RDONLY ? "file not open for reading" : "file not open for writing");
+		return nil;
+	}
+	if(uvalid(arg[1], arg[2], how == O_RDONLY) < 0)
+		return nil;
+	return c;
+}
+
 long
 sysread(uint *arg)
 {
 	Chan *c;
 	long n = arg[2];
 
-	if((c = fdchan(arg[0])) == nil)
-		return -1;
-	if(n < 0)
-		return seterr(EINVAL, "negative count");
-	if((c->mode & O_ACCMODE) == O_WRONLY)
-		return seterr(EBADF, "file not open for reading");
-	if(uvalid(arg[1], n, 1) < 0)
+	if((c = rwchan(arg, O_RDONLY)) == nil)
 		return -1;
 	if((c->qid & QDIR) && n < (long)sizeof(Dir))
 		return seterr(EINVAL, "directory read smaller than a Dir");
@@ -227,13 +246,7 @@ syswrite(uint *arg)
 	Chan *c;
 	long n = arg[2];
 
-	if((c = fdchan(arg[0])) == nil)
-		return -1;
-	if(n < 0)
-		return seterr(EINVAL, "negative count");
-	if((c->mode & O_ACCMODE) == O_RDONLY)
-		return seterr(EBADF, "file not open for writing");
-	if(uvalid(arg[1], n, 0) < 0)
+	if((c = rwchan(arg, O_WRONLY)) == nil)
 		return -1;
 	if(qlockintr(&c->offlk) < 0)
 		return -1;

@@ -68,35 +68,6 @@ struct Pprof {
 	size_t	ncomment, capcomment;
 };
 
-/* Make room in *p, an array of *cap elements of size bytes, for need of them. */
-static void*
-grow(void *p, size_t *cap, size_t need, size_t size)
-{
-	size_t n;
-
-	if(need <= *cap)
-		return p;
-	n = *cap > 0 ? *cap : 64;
-	while(n < need)
-		n *= 2;
-	if(n > (size_t)-1 / size || (p = realloc(p, n * size)) == NULL)
-		fatal("out of memory");
-	*cap = n;
-	return p;
-}
-
-/* FNV-1a. */
-static size_t
-strhash(const char *s)
-{
-	size_t h;
-
-	h = 2166136261u;
-	for(; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 /* Put string i in the hash table, which has room. */
 static void
 hashput(Pprof *p, size_t i)

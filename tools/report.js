@@ -298,6 +298,14 @@ function main() {
 		table(c, 'cpus', [{name: 'cpu', num: true}, {name: 'ticks', num: true}, {name: 'kernel', num: true}],
 			data.cpu);
 	}
+	if (data.procs.length > 0) {
+		const p = section('Ticks by process', 'procsec');
+		p.appendChild(el('p', {class: 'note'}, 'Every process that was sampled, those that exited ' +
+			'included; % is of all the ticks counted for processes. Click a heading to sort.'));
+		table(p, 'procs', [{name: 'pid', num: true}, {name: 'parent', num: true}, {name: 'user', num: true},
+			{name: 'kernel', num: true}, {name: 'total', num: true}, {name: '%', num: true, dec: 1},
+			{name: 'name', num: false}], data.procs);
+	}
 }
 
 main();

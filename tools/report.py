@@ -117,6 +117,25 @@ def cpus(d):
     return out
 
 
+def procs(d):
+    # kprof -P's table: a heading, then pid, parent, user, kernel, total,
+    # %, name; pid and parent `-' on the line of processes the table had
+    # no room for.
+    lines = read(d, 'procs.txt', False)
+    out = []
+    if not lines:
+        return out
+    if not lines[0].startswith('pid\tppid\t'):
+        fail('%s/procs.txt: not kprof -P\'s table' % d)
+    for i, l in enumerate(lines[1:], 2):
+        r = re.match(r'(\d+|-)\t(\d+|-)\t(\d+)\t(\d+)\t(\d+)\t *(\d+\.\d)\t(.*)$', l)
+        if not r:
+            fail('%s/procs.txt:%d: not a row `pid ppid user kernel total %% name\'' % (d, i))
+        out.append([None if r.group(k) == '-' else int(r.group(k)) for k in (1, 2, 3, 4, 5)] +
+                   [float(r.group(6)), r.group(7)])
+    return out
+
+
 def annotate(d, kernel, rows):
     # kprof -a's listings of the busiest functions, one after another.
     out = []
@@ -164,7 +183,7 @@ def diffmain(args):
         'ticks': t2[0], 'kernel': t2[1], 'user': t2[2],
         'before': {'ticks': t1[0], 'kernel': t1[1], 'user': t1[2], 'stacks': stacks(d1)},
         'diff': diff(d1, d2, kernel),
-        'flat': [], 'lines': [], 'stacks': stacks(d2), 'cpu': [], 'annotate': '',
+        'flat': [], 'lines': [], 'stacks': stacks(d2), 'cpu': [], 'procs': [], 'annotate': '',
     }
     write(os.path.join(d2, 'diff.html'), page(data, 'Kernel profile: difference'))
 
@@ -215,6 +234,7 @@ def main():
         'lines': srclines(d),
         'stacks': stacks(d),
         'cpu': cpus(d),
+        'procs': procs(d),
         'annotate': annotate(d, kernel, rows),
     }
     write(os.path.join(d, 'report.html'), page(data, 'Kernel profile: ' + command))

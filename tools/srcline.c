@@ -273,11 +273,7 @@ main(int argc, char *argv[])
 		}
 		if(argv[i][1] != 'h')
 			usage();
-		if(argv[i][2] != '\0')
-			arg = argv[i] + 2;
-		else if(i+1 < argc)
-			arg = argv[++i];
-		else
+		if((arg = flagarg(argc, argv, &i)) == NULL)
 			usage();
 		hz = kpparsehz(arg);
 		if(hz == 0)

@@ -102,7 +102,7 @@ hostonly(Symtab *k, int mode, char **arg, int narg, unsigned long hz, const char
 			stackload(&st, k, arg[1]);
 			stackcheck(&st, arg[1], cell, arg[0]);
 		}
-		kpprof(k, cell, kpnbins(k), hz, narg == 2 ? &st : NULL, "not named by kpctl");
+		kpprof(k, cell, kpnbins(k), hz, narg == 2 ? &st : NULL, kpclockdesc());
 		if(narg == 2)
 			stackfree(&st);
 		break;
@@ -163,11 +163,7 @@ main(int argc, char *argv[])
 		flag = argv[i][1];
 		if(flag != 'h' && flag != 'x')
 			usage();
-		if(argv[i][2] != '\0')
-			arg = argv[i] + 2;
-		else if(i+1 < argc)
-			arg = argv[++i];
-		else
+		if((arg = flagarg(argc, argv, &i)) == NULL)
 			usage();
 		if(flag == 'x'){
 			omit[nomit++] = (char*)arg;

@@ -3,12 +3,13 @@
 # tools/profile end to end, and the report it writes: one guest run of
 # runtest at hz=1000 on two CPUs, then
 #  - kernel.pb.gz: go tool pprof's -traces and -top give kprof -s's
-#    counts, stack by stack and leaf by leaf (tools/test/ppread.py);
+#    counts, stack by stack and leaf by leaf (tools/test/ppread.py), and
+#    its comment names the clock;
 #  - report.html: self-contained (no address of anywhere else), and in
 #    headless Chromium through Selenium and chromium-driver
 #    (tools/test/reportcheck.py): no console errors, click-to-zoom,
 #    reset, search and its share, the table's sorting, the idle switch,
-#    and a screenshot that is not blank;
+#    the ticks by process, and a screenshot that is not blank;
 # and, with no guest, a report of a kernel whose function names are
 # markup (`<script>', quotes, ampersands), which the page and the SVG
 # show as text, and tools/report.py's errors on files it can't read.
@@ -57,6 +58,9 @@ if (cd "$top" && tools/profile -a hz=1000 'runtest' "$T/run") >profile.log 2>&1 
 	python3 "$ppread" leaves run/stacks.txt >want.top
 	pp top run/kernel.pb.gz >got.top
 	same pprof-top want.top got.top
+	# The clock, from the kpctl that tools/profile brought home beside kpdata.
+	go tool pprof -raw run/kernel.pb.gz >raw 2>&1
+	check pprof-clock-comment grep -q '^Comment: clock: virtual (one instruction a nanosecond, -d), HZ 1000$' raw
 	selfcontained report run/report.html
 	browser run/report.html run lock
 else

@@ -9,7 +9,8 @@
 # graph's); a search marks the matching frames and shows their share,
 # which must be the share of stacks.txt's ticks in stacks that name a
 # match; sorting the flat table by a column orders it; the idle switch
-# removes idle's frames; the annotated instructions are there; a
+# removes idle's frames; the annotated instructions are there; the
+# ticks by process are procs.txt's; a
 # screenshot is not blank.  With NAME, a
 # function whose name is markup: it must show as that text, and run
 # nothing.
@@ -147,6 +148,15 @@ try:
     ann = drv.find_elements(By.ID, 'annotate')
     report('annotated', ann and re.search(r'ticks\s+%\s+address\s+instruction', ann[0].text) and
            re.search(r'\n[0-9]+\s+[0-9.]+\s+[0-9a-f]{8}:', ann[0].text), 'no annotated instructions')
+
+    # The ticks by process: procs.txt's rows, each process once, in its order.
+    procs = os.path.join(pdir, 'procs.txt')
+    if os.path.exists(procs):
+        with open(procs) as f:
+            want = [l.split('\t')[6] for l in f.read().split('\n')[1:-1]]
+        got = [r.find_elements(By.TAG_NAME, 'td')[6].text
+               for r in drv.find_elements(By.CSS_SELECTOR, '#procs tbody tr')]
+        report('procs-table', got == want and len(got) > 1, '%r, want %r' % (got[:5], want[:5]))
 
     colours, inked, area = pixels(drv.get_screenshot_as_png())
     report('screenshot-not-blank', colours >= 20 and inked >= area // 10,

@@ -38,6 +38,10 @@ struct Symtab {
 
 extern const char	*argv0;
 void	fatal(const char *fmt, ...);
+void	*grow(void *p, size_t *cap, size_t need, size_t size);
+uint32_t	strhash(const char *s);
+uint64_t	muldiv(uint64_t a, uint64_t b, uint64_t c);
+const char	*flagarg(int argc, char **argv, int *i);
 uint32_t	le16(const uint8_t*);
 uint32_t	le32(const uint8_t*);
 uint8_t	*readfile(const char *path, size_t hint, size_t *lenp);

@@ -18,6 +18,7 @@ uint32_t	*kpread(const char *path, uint64_t nbins);
 unsigned long	kpparsehz(const char *s);
 unsigned long	kpclock(Symtab *k, const char *datapath, unsigned long hz);
 void	kptotals(Symtab *k, const uint32_t *cell, unsigned long hz);
+const char	*kpclockdesc(void);
 void	kpflat(Symtab *k, const uint32_t *cell, unsigned long hz);
 void	kpcompare(Symtab *k, const char *exact, const char *sampled, char **omit, int nomit);
 

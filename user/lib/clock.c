@@ -4,7 +4,6 @@
  * have run, and of them with a profiler on, from /dev/proctime
  * ("ticks N profiled M\n").
  */
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,16 +15,10 @@ clockticks(unsigned int *hz)
 {
 	char buf[64], *p;
 	long n;
-	int fd;
 
 	*hz = 0;
-	if((fd = open("/dev/time", O_RDONLY)) < 0)
+	if(readstr("/dev/time", buf, sizeof buf) <= 0)
 		return 0;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if(n <= 0)
-		return 0;
-	buf[n] = '\0';
 	n = strtoul(buf, &p, 10);
 	*hz = strtoul(p, NULL, 10);
 	return n;
@@ -36,16 +29,9 @@ int
 proctime(unsigned long *ticks, unsigned long *profiled)
 {
 	char buf[64], *p;
-	long n;
-	int fd;
 
-	if((fd = open("/dev/proctime", O_RDONLY)) < 0)
+	if(readstr("/dev/proctime", buf, sizeof buf) <= 0)
 		return -1;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if(n <= 0)
-		return -1;
-	buf[n] = '\0';
 	if(strncmp(buf, "ticks ", 6) != 0 || (p = strstr(buf, " profiled ")) == NULL)
 		return -1;
 	*ticks = strtoul(buf + 6, NULL, 10);

@@ -178,6 +178,60 @@ fatal(const char *fmt, ...)
 	exit(1);
 }
 
+/* Make room in *p, an array of *cap elements of size bytes, for need of them. */
+void*
+grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	size_t n;
+
+	if(need <= *cap)
+		return p;
+	n = *cap > 0 ? *cap : 64;
+	while(n < need)
+		n *= 2;
+	if(n > (size_t)-1 / size || (p = realloc(p, n * size)) == NULL)
+		fatal("out of memory");
+	*cap = n;
+	return p;
+}
+
+/* FNV-1a, in 32 bits on the host as in the guest. */
+uint32_t
+strhash(const char *s)
+{
+	uint32_t h;
+
+	h = 2166136261u;
+	for(; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* a*b/c, for a <= c and b < 2^32, without overflow: a and c lose low bits first. */
+uint64_t
+muldiv(uint64_t a, uint64_t b, uint64_t c)
+{
+	while(c >= (uint64_t)1<<32){
+		a >>= 1;
+		c >>= 1;
+	}
+	return a*b/c;
+}
+
+/*
+ * The argument of the option argv[*i]: the rest of the word after its
+ * letter, or the next word, *i then moved to it; NULL if there is none.
+ */
+const char*
+flagarg(int argc, char **argv, int *i)
+{
+	if(argv[*i][2] != '\0')
+		return argv[*i] + 2;
+	if(*i+1 < argc)
+		return argv[++*i];
+	return NULL;
+}
+
 /* Little-endian numbers, read a byte at a time: alignment and host order do not matter. */
 uint32_t
 le16(const uint8_t *p)

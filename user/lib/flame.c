@@ -37,17 +37,6 @@ struct Open {
 	uint64_t	ticks;		/* its width */
 };
 
-/* a * b / c, for a <= c and b < 2^17, without overflow: c and a lose low bits if need be. */
-static uint64_t
-scale(uint64_t a, uint64_t b, uint64_t c)
-{
-	while(c >= (uint64_t)1<<46){
-		a >>= 1;
-		c >>= 1;
-	}
-	return a * b / c;
-}
-
 /* Print at most n bytes of s as XML text: markup escaped, anything but printable ASCII a `?'. */
 static void
 putxml(const char *s, size_t n)
@@ -94,11 +83,8 @@ puthund(uint64_t v)
 static void
 putcolour(const char *s)
 {
-	uint32_t h;
+	uint32_t h = strhash(s);
 
-	h = 2166136261u;
-	for(; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
 	printf("rgb(%u,%u,%u)", 205 + h % 51, (h >> 8) % 231, (h >> 20) % 56);
 }
 
@@ -113,12 +99,12 @@ box(Stacks *s, const char *name, int depth, uint64_t start, uint64_t ticks)
 	uint64_t x, w, tenths, nchar;
 	size_t len;
 
-	x = scale(start, INNER*100, s->total);
-	w = scale(start + ticks, INNER*100, s->total) - x;
+	x = muldiv(start, INNER*100, s->total);
+	w = muldiv(start + ticks, INNER*100, s->total) - x;
 	if(w < MINW)
 		return;
 	x += PAD*100;
-	tenths = (scale(ticks, 2000, s->total) + 1) / 2;
+	tenths = (muldiv(ticks, 2000, s->total) + 1) / 2;
 	printf("<g><title>");
 	putxml(name, (size_t)-1);
 	printf(": %llu ticks, %llu.%llu%%</title><rect x=\"", (unsigned long long)ticks,

@@ -64,17 +64,6 @@ emalloc(size_t n)
 	return p;
 }
 
-/* a*b/c, for a <= c and b < 2^32, without overflow: a and c lose low bits first. */
-static uint64_t
-muldiv(uint64_t a, uint64_t b, uint64_t c)
-{
-	while(c >= (uint64_t)1<<32){
-		a >>= 1;
-		c >>= 1;
-	}
-	return a*b/c;
-}
-
 static uint64_t
 isqrt(uint64_t x)
 {

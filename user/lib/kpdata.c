@@ -215,7 +215,6 @@ void
 kptotals(Symtab *k, const uint32_t *cell, unsigned long hz)
 {
 	uint32_t self = cell[KPBIN + kpnbins(k)];
-	size_t i;
 
 	printf("total: %llu\tin kernel text: %llu\toutside kernel text: %lld\n",
 		(unsigned long long)cell[KPTOTAL] + self, (unsigned long long)cell[KPKERNEL] + self,
@@ -224,13 +223,27 @@ kptotals(Symtab *k, const uint32_t *cell, unsigned long hz)
 		printf("KTZERO %08x\tHZ unknown (no -h, no kpctl): ticks, not ms\n", (unsigned)k->textbase);
 	else
 		printf("KTZERO %08x\tHZ %lu\n", (unsigned)k->textbase, hz);
-	if(kpclockname[0] != '\0'){
-		printf("clock %s", kpclockname);
-		for(i = 0; i < sizeof clocks / sizeof clocks[0]; i++)
-			if(strcmp(kpclockname, clocks[i][0]) == 0)
-				printf(" (%s)", clocks[i][1]);
-		printf("\n");
-	}
+	if(kpclockname[0] != '\0')
+		printf("clock %s\n", kpclockdesc());
+}
+
+/*
+ * The clock that kpctl named, as kptotals prints it: its name and,
+ * for a clock kprof knows, what it measures; or "not named by kpctl".
+ */
+const char*
+kpclockdesc(void)
+{
+	static char buf[sizeof kpclockname + 64];
+	size_t i;
+
+	if(kpclockname[0] == '\0')
+		return "not named by kpctl";
+	snprintf(buf, sizeof buf, "%s", kpclockname);
+	for(i = 0; i < sizeof clocks / sizeof clocks[0]; i++)
+		if(strcmp(kpclockname, clocks[i][0]) == 0)
+			snprintf(buf, sizeof buf, "%s (%s)", kpclockname, clocks[i][1]);
+	return buf;
 }
 
 /* kprof's own cost as a row of its own, kprof, among k's symbols. */

@@ -84,23 +84,6 @@ hexdigit(int c)
 	return -1;
 }
 
-/* Make room in *p, an array of *cap elements of size bytes, for need of them. */
-static void*
-grow(void *p, size_t *cap, size_t need, size_t size)
-{
-	size_t n;
-
-	if(need <= *cap)
-		return p;
-	n = *cap > 0 ? *cap : 64;
-	while(n < need)
-		n *= 2;
-	if(n > (size_t)-1 / size || (p = realloc(p, n * size)) == NULL)
-		fatal("out of memory");
-	*cap = n;
-	return p;
-}
-
 /* The end of the word at p: the next blank, newline or end. */
 static const char*
 wordend(const char *p, const char *end)

@@ -48,12 +48,8 @@ static void
 sysstat(char *when)
 {
 	char buf[128];
-	int fd, n;
 
-	fd = open("/dev/sysstat", O_RDONLY);
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
+	readstr("/dev/sysstat", buf, sizeof buf);
 	printf("atk_heap: %s: %s", when, buf);
 }
 

@@ -36,6 +36,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include "clock.h"
+#include "lib/check.h"
 
 enum {
 	Lost	= 7,	/* a child's status when the kill did not land */
@@ -51,20 +52,6 @@ enum {
 	MAXMACH	= 8,		/* processors at most */
 };
 
-static int	failures;
-static char	*test;
-
-static void
-fail(const char *what, long r)
-{
-	char msg[ERRMAX];
-
-	msg[0] = '\0';
-	if(r == -1)
-		errstr(msg, sizeof msg);
-	printf("faults: %s: FAIL %s (%ld%s%s)\n", test, what, r, msg[0] ? ": " : "", msg);
-	failures++;
-}
 
 /* Busy for about n turns of a loop, to vary where a kill lands. */
 static void
@@ -85,10 +72,10 @@ reap(const char *what, int pid)
 
 	if((r = wait(&st)) != pid){
 		snprintf(msg, sizeof msg, "%s: wait", what);
-		fail(msg, r);
+		failcall(msg, r);
 	}else if(st != Killed){
 		snprintf(msg, sizeof msg, "%s: exit status %d, not killed", what, st);
-		fail(msg, st);
+		failcall(msg, st);
 	}
 }
 
@@ -101,7 +88,7 @@ mustkill(const char *what, int pid)
 
 	if((r = kill(pid)) != 0){
 		snprintf(msg, sizeof msg, "%s: kill", what);
-		fail(msg, r);
+		failcall(msg, r);
 	}
 }
 
@@ -135,14 +122,14 @@ forking(int rounds)
 
 	/* Memory for fork to copy: the child is Embryo the longer. */
 	if((mem = sbrk(Forkmem)) == (void*)-1){
-		fail("sbrk", -1);
+		failcall("sbrk", -1);
 		return;
 	}
 	memset(mem, 1, Forkmem);
 	if((kpid = rfork(RFPROC|RFMEM)) == 0)
 		killer();
 	if(kpid < 0){
-		fail("rfork", kpid);
+		failcall("rfork", kpid);
 		return;
 	}
 	next = kpid + 1;
@@ -154,7 +141,7 @@ forking(int rounds)
 			exit(Lost);
 		}
 		if(pid != next){
-			fail("fork: pid not the next", pid);
+			failcall("fork: pid not the next", pid);
 			break;
 		}
 		next = pid + 1;
@@ -165,7 +152,7 @@ forking(int rounds)
 	quit = 1;
 	target = 0;
 	if(wait(NULL) != kpid)
-		fail("wait for the killer", -1);
+		failcall("wait for the killer", -1);
 }
 
 /* A child spinning in user mode, runnable or running, as there are more than processors. */
@@ -182,7 +169,7 @@ running(int n)
 		mustkill("running", pid[i]);
 	for(i = 0; i < n; i++)
 		if(wait(&st) < 0 || st != Killed)
-			fail("running: not killed", st);
+			failcall("running: not killed", st);
 }
 
 /* Asleep in sleep, or on its way there. */
@@ -202,63 +189,65 @@ sleeping(int rounds)
 	}
 }
 
-/* Asleep in a pipe's read (or with write, its write, the pipe full). */
+/*
+ * Kill pid, asleep on the pipe fd, and reap it; the pipe is closed in
+ * between, so that after a lost kill its read or write ends, and reap
+ * sees the child's status rather than waiting for ever.
+ */
 static void
-piping(int rounds, int write1)
+killpiped(char *what, int pid, int *fd)
 {
-	static char buf[8192];
-	char *what = write1 ? "pipe write" : "pipe read";
-	int i, pid, fd[2];
-
-	for(i = 0; i < rounds; i++){
-		if(pipe(fd) < 0){
-			fail("pipe", -1);
-			return;
-		}
-		if((pid = fork()) == 0){
-			if(write1)
-				write(fd[1], buf, sizeof buf);
-			else{
-				close(fd[1]);
-				read(fd[0], buf, 1);
-			}
-			exit(Lost);
-		}
-		delay(i % 4);
-		mustkill(what, pid);
-		/* A lost kill: the child's read or write then ends. */
-		close(fd[0]);
-		close(fd[1]);
-		reap(what, pid);
-	}
+	mustkill(what, pid);
+	close(fd[0]);
+	close(fd[1]);
+	reap(what, pid);
 }
 
-/* Asleep in wait, for a child that waits on a pipe. */
-static void
-waiting(int rounds)
+/* A child asleep reading fd, to be killed there; its pid. */
+static int
+reader(int fd)
 {
 	char c;
+	int pid;
+
+	if((pid = fork()) == 0){
+		read(fd, &c, 1);
+		exit(Lost);
+	}
+	return pid;
+}
+
+/*
+ * Asleep on a pipe: in its read (Pread), in its write with the pipe
+ * full (Pwrite), or in wait for a child asleep in its read (Pwait).
+ */
+enum { Pread, Pwrite, Pwait };
+
+static void
+piping(int rounds, int how)
+{
+	static char buf[8192];
+	static char *what[] = { "pipe read", "pipe write", "wait" };
 	int i, pid, fd[2];
 
 	for(i = 0; i < rounds; i++){
 		if(pipe(fd) < 0){
-			fail("pipe", -1);
+			failcall("pipe", -1);
 			return;
 		}
 		if((pid = fork()) == 0){
-			if(fork() == 0){
+			if(how == Pwrite)
+				write(fd[1], buf, sizeof buf);
+			else if(how == Pread || fork() == 0){
 				close(fd[1]);
-				read(fd[0], &c, 1);
-				exit(0);
-			}
-			wait(NULL);
+				read(fd[0], buf, 1);
+				exit(how == Pread ? Lost : 0);
+			}else
+				wait(NULL);
 			exit(Lost);
 		}
 		delay(i % 4);
-		mustkill("wait", pid);
-		close(fd[0]);
-		close(fd[1]);
-		reap("wait", pid);
+		killpiped(what[how], pid, fd);
 	}
 }
 
@@ -270,30 +259,20 @@ waiting(int rounds)
 static void
 locked(int rounds)
 {
-	char c;
 	int i, holder, waiter, fd[2];
 
 	for(i = 0; i < rounds; i++){
 		if(pipe(fd) < 0){
-			fail("pipe", -1);
+			failcall("pipe", -1);
 			return;
 		}
-		if((holder = fork()) == 0){
-			read(fd[0], &c, 1);
-			exit(Lost);
-		}
+		holder = reader(fd[0]);
 		sleep(2);
-		if((waiter = fork()) == 0){
-			read(fd[0], &c, 1);
-			exit(Lost);
-		}
+		waiter = reader(fd[0]);
 		delay(i % 4);
 		mustkill("lock", waiter);
 		reap("lock", waiter);
-		mustkill("lock holder", holder);
-		close(fd[0]);
-		close(fd[1]);
-		reap("lock holder", holder);
+		killpiped("lock holder", holder, fd);
 	}
 }
 
@@ -310,12 +289,12 @@ exiting(int rounds)
 		while((r = kill(pid)) == 0)
 			;
 		if(errno != ESRCH)
-			fail("exit: kill", r);
+			failcall("exit: kill", r);
 		if((r = wait(&st)) != pid || (st != 0 && st != Killed))
-			fail("exit: wait", r == pid ? st : r);
+			failcall("exit: wait", r == pid ? st : r);
 	}
 	if((r = kill(pid)) != -1 || errno != ESRCH)
-		fail("kill of a process gone", r);
+		failcall("kill of a process gone", r);
 }
 
 /*
@@ -330,7 +309,7 @@ appenders(const char *path, int nw, int n, int len, void (*fill)(char*, int, int
 	int w, b, fd, go[2], st;
 
 	if(pipe(go) < 0){
-		fail("append: pipe", -1);
+		failcall("append: pipe", -1);
 		return;
 	}
 	for(w = 0; w < nw; w++){
@@ -351,7 +330,7 @@ appenders(const char *path, int nw, int n, int len, void (*fill)(char*, int, int
 	close(go[1]);
 	for(w = 0; w < nw; w++)
 		if(wait(&st) < 0 || st != 0)
-			fail("append: a writer failed", st);
+			failcall("append: a writer failed", st);
 }
 
 /* A record: "wW rRRRR", dots, a newline. */
@@ -382,30 +361,30 @@ checkrecords(const char *path, int nw, int n)
 
 	memset(seen, 0, sizeof seen);
 	if((fd = open(path, O_RDONLY)) < 0){
-		fail("append: open to check", fd);
+		failcall("append: open to check", fd);
 		return;
 	}
 	while(got < (long)sizeof buf && (r = read(fd, buf + got, sizeof buf - got)) > 0)
 		got += r;
 	close(fd);
 	if(got != (long)Reclen*nw*n)
-		fail("append: file length, not the records' sum", got);
+		failcall("append: file length, not the records' sum", got);
 	for(i = 0; i + Reclen <= got; i += Reclen){
 		if(buf[i] != 'w' || (w = buf[i+1] - '0') < 0 || w >= nw
 		|| (k = strtol(buf + i + 4, NULL, 10)) < 0 || k >= n){
-			fail("append: a record torn at byte", i);
+			failcall("append: a record torn at byte", i);
 			continue;
 		}
 		record(want, w, k, Reclen);
 		if(memcmp(want, buf + i, Reclen) != 0)
-			fail("append: a record torn at byte", i);
+			failcall("append: a record torn at byte", i);
 		else if(seen[w][k]++)
-			fail("append: a record twice, at byte", i);
+			failcall("append: a record twice, at byte", i);
 	}
 	for(w = 0; w < nw; w++)
 		for(k = 0; k < n; k++)
 			if(!seen[w][k])
-				fail("append: a record lost, writer*1000+record", w*1000 + k);
+				failcall("append: a record lost, writer*1000+record", w*1000 + k);
 }
 
 /* The file's blocks: each whole, each there once. */
@@ -418,7 +397,7 @@ checkblocks(const char *path, int nw, int n, int len)
 
 	memset(seen, 0, sizeof seen);
 	if((fd = open(path, O_RDONLY)) < 0 || (buf = malloc(len)) == NULL){
-		fail("append: open to check", fd);
+		failcall("append: open to check", fd);
 		return;
 	}
 	for(i = 0;; i++){
@@ -430,14 +409,14 @@ checkblocks(const char *path, int nw, int n, int len)
 			;
 		b = buf[0] - 'A';
 		if(got != len || j != len || b < 0 || b >= nw*n)
-			fail("append: a block torn, block", i);
+			failcall("append: a block torn, block", i);
 		else if(seen[b]++)
-			fail("append: a block twice, block", i);
+			failcall("append: a block twice, block", i);
 	}
 	close(fd);
 	free(buf);
 	if(i != nw*n)
-		fail("append: blocks in the file", i);
+		failcall("append: blocks in the file", i);
 }
 
 static void
@@ -447,14 +426,14 @@ testappend(void)
 	int fd;
 
 	if((fd = open(path, O_WRONLY|O_CREAT|O_TRUNC)) < 0){
-		fail("append: create", fd);
+		failcall("append: create", fd);
 		return;
 	}
 	close(fd);
 	appenders(path, Nappend, Nrec, Reclen, record);
 	checkrecords(path, Nappend, Nrec);
 	if((fd = open(path, O_WRONLY|O_TRUNC)) < 0){
-		fail("append: truncate", fd);
+		failcall("append: truncate", fd);
 		return;
 	}
 	close(fd);
@@ -463,7 +442,7 @@ testappend(void)
 	/* One more, at a stale offset: it lands at the end, and the offset follows. */
 	if((fd = open(path, O_RDWR|O_APPEND)) < 0 || seek(fd, 0, SEEK_SET) != 0
 	|| write(fd, "x", 1) != 1 || seek(fd, 0, SEEK_CUR) != (long)Nbig*Bigblocks*Bigsize + 1)
-		fail("append: the offset after an append", fd);
+		failcall("append: the offset after an append", fd);
 	close(fd);
 	remove(path);
 }
@@ -509,13 +488,13 @@ testmounts(int rounds)
 		mkdir(path);
 		snprintf(path, sizeof path, "/tmp/fm/a%d/f%d", w, w);
 		if((fd = open(path, O_WRONLY|O_CREAT)) < 0)
-			fail("mounts: create", fd);
+			failcall("mounts: create", fd);
 		close(fd);
 	}
 	for(r = 0; r < rounds; r++){
 		snprintf(at, sizeof at, "/tmp/fm/t%d", r);
 		if(mkdir(at) < 0){
-			fail("mounts: mkdir", -1);
+			failcall("mounts: mkdir", -1);
 			break;
 		}
 		mgo = 0;
@@ -528,18 +507,18 @@ testmounts(int rounds)
 		for(w = 0; w < Nbinders; w++){
 			snprintf(path, sizeof path, "%s/f%d", at, w);
 			if(stat(path, &d) == 0)
-				fail("mounts: a bind there after every unmount, round", r);
+				failcall("mounts: a bind there after every unmount, round", r);
 		}
 		unmount(NULL, at);	/* the union of at alone, which the binds after it leave */
 		if(remove(at) < 0)
-			fail("mounts: remove", -1);
+			failcall("mounts: remove", -1);
 	}
 	for(w = 0; w < Nbinders; w++)
 		for(r = 0; r < 3; r++)
 			n[r] += mbad[w][r];
 	for(r = 0; r < 3; r++)
 		if(n[r] > 0)
-			fail(what[r], n[r]);
+			failcall(what[r], n[r]);
 }
 
 /* Write msg to the file path; -1 if it fails. */
@@ -560,14 +539,9 @@ static int
 ncpus(void)
 {
 	char buf[256], *p;
-	long n;
-	int fd;
 
-	if((fd = open("#T/kpctl", O_RDONLY)) < 0)
+	if(readstr("#T/kpctl", buf, sizeof buf) < 0)
 		return 1;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
 	return (p = strstr(buf, "cpus ")) != NULL ? atoi(p + 5) : 1;
 }
 
@@ -602,7 +576,7 @@ testkpread(void)
 	if(n > MAXMACH)
 		n = MAXMACH;
 	if(ctl("#T/kpctl", "startclr") < 0){
-		fail("kpread: kpctl startclr", -1);
+		failcall("kpread: kpctl startclr", -1);
 		return;
 	}
 	for(i = 0; i < n; i++)
@@ -610,7 +584,7 @@ testkpread(void)
 			exit(ctl("#S/spinctl", "t 3000") < 0);
 	for(i = 0; i < n; i++)
 		if(wait(&st) < 0 || st != 0)
-			fail("kpread: a spinner", st);
+			failcall("kpread: a spinner", st);
 	ctl("#T/kpctl", "stop");
 	for(i = 0; i < n; i++)
 		if((pid[i] = fork()) == 0)
@@ -627,10 +601,10 @@ testkpread(void)
 		kill(pid[i]);
 	for(i = 0; i < n; i++)
 		if(wait(&st) < 0 || st != Killed)
-			fail("kpread: a reader, not killed", st);
+			failcall("kpread: a reader, not killed", st);
 	printf("faults: kpread: %d readers; sleep(100) took at most %u ticks at %u hz\n", n, worst, hz);
 	if(hz == 0 || worst > hz*110/1000)
-		fail("kpread: sleep(100) over 110 ms, in ticks", worst);
+		failcall("kpread: sleep(100) over 110 ms, in ticks", worst);
 }
 
 static void
@@ -639,9 +613,9 @@ testkill(int rounds)
 	forking(rounds);
 	running(12);
 	sleeping(rounds);
-	piping(rounds, 0);
-	piping(rounds, 1);
-	waiting(rounds);
+	piping(rounds, Pread);
+	piping(rounds, Pwrite);
+	piping(rounds, Pwait);
 	locked(rounds);
 	exiting(rounds);
 }
@@ -655,24 +629,24 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: faults append | kill [rounds] | kpread | mounts [rounds]\n");
 		return 2;
 	}
-	test = argv[1];
+	testcase = argv[1];
 	rounds = argc > 2 ? atoi(argv[2]) : 50;
-	if(strcmp(test, "kill") == 0)
+	if(strcmp(testcase, "kill") == 0)
 		testkill(rounds);
-	else if(strcmp(test, "append") == 0)
+	else if(strcmp(testcase, "append") == 0)
 		testappend();
-	else if(strcmp(test, "mounts") == 0)
+	else if(strcmp(testcase, "mounts") == 0)
 		testmounts(rounds);
-	else if(strcmp(test, "kpread") == 0)
+	else if(strcmp(testcase, "kpread") == 0)
 		testkpread();
 	else{
-		fprintf(stderr, "faults: unknown test %s\n", test);
+		fprintf(stderr, "faults: unknown test %s\n", testcase);
 		return 2;
 	}
-	if(failures){
-		printf("faults: %s: failed\n", test);
+	if(nfail){
+		printf("faults: %s: failed\n", testcase);
 		return 1;
 	}
-	printf("faults: %s: ok\n", test);
+	printf("faults: %s: ok\n", testcase);
 	return 0;
 }

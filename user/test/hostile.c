@@ -30,37 +30,18 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include "clock.h"
+#include "lib/check.h"
 
-static int failures;
-
-static void
-fail(const char *what, long r)
-{
-	char msg[ERRMAX];
-
-	msg[0] = '\0';
-	if(r == -1)
-		errstr(msg, sizeof msg);
-	printf("hostile: FAIL %s (returned %ld%s%s)\n", what, r, msg[0] ? ": " : "", msg);
-	failures++;
-}
 
 /* The free pages and the kernel heap in use, from /dev/sysstat. */
 static void
 sysstat(long *pages, long *heap)
 {
 	char buf[128], *p;
-	long n;
-	int fd;
 
 	*pages = *heap = -1;
-	if((fd = open("/dev/sysstat", O_RDONLY)) < 0)
+	if(readstr("/dev/sysstat", buf, sizeof buf) <= 0)
 		return;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if(n <= 0)
-		return;
-	buf[n] = '\0';
 	if((p = strstr(buf, "free ")) != NULL)
 		*pages = strtol(p + 5, NULL, 10);
 	if((p = strstr(buf, "heap ")) != NULL)
@@ -138,7 +119,7 @@ latency(const char *call)
 	if((pid = fork()) == 0)
 		hog(call);
 	if(pid < 0){
-		fail("fork", pid);
+		failcall("fork", pid);
 		return;
 	}
 	for(i = 0; i < 3; i++){
@@ -150,11 +131,11 @@ latency(const char *call)
 	}
 	printf("hostile: latency: sleep 100 ticks took at most %u ticks beside %s\n", worst, call);
 	if(worst > 110)
-		fail("sleep 100 ticks took over 110", worst);
+		failcall("sleep 100 ticks took over 110", worst);
 	if(kill(pid) < 0)
-		fail("kill the hog", -1);
+		failcall("kill the hog", -1);
 	if(wait(&st) != pid || st != 255)
-		fail("the hog was not killed", st);
+		failcall("the hog was not killed", st);
 	remove("/tmp/hostile.big");
 }
 
@@ -171,35 +152,35 @@ churn(long n)
 	int old, fd;
 
 	if(put("/tmp/hostile.old", "old") < 0 || (old = open("/tmp/hostile.old", O_RDWR)) < 0){
-		fail("make /tmp/hostile.old", -1);
+		failcall("make /tmp/hostile.old", -1);
 		return;
 	}
 	if(remove("/tmp/hostile.old") < 0)
-		fail("remove /tmp/hostile.old", -1);
+		failcall("remove /tmp/hostile.old", -1);
 	for(i = 0; i < n; i++){
 		if((fd = open("/tmp/hostile.new", O_RDWR|O_CREAT|O_TRUNC)) < 0 || write(fd, "new", 3) != 3){
-			fail("make /tmp/hostile.new", fd);
+			failcall("make /tmp/hostile.new", fd);
 			return;
 		}
 		close(fd);
 		seek(old, 0, SEEK_SET);
 		if((r = read(old, got, sizeof got)) != -1){
 			printf("hostile: file %ld: the removed file's descriptor read %ld bytes\n", i, r);
-			fail("read through a removed file's descriptor", r);
+			failcall("read through a removed file's descriptor", r);
 			return;
 		}
 		if((r = write(old, "BAD", 3)) != -1){
 			printf("hostile: file %ld: the removed file's descriptor wrote\n", i);
-			fail("write through a removed file's descriptor", r);
+			failcall("write through a removed file's descriptor", r);
 			return;
 		}
 		if(i < n - 1 && remove("/tmp/hostile.new") < 0){
-			fail("remove /tmp/hostile.new", -1);
+			failcall("remove /tmp/hostile.new", -1);
 			return;
 		}
 	}
 	if((fd = open("/tmp/hostile.new", O_RDONLY)) < 0 || read(fd, got, sizeof got) != 3 || memcmp(got, "new", 3) != 0)
-		fail("the last new file lost its contents", -1);
+		failcall("the last new file lost its contents", -1);
 	close(fd);
 	close(old);
 	remove("/tmp/hostile.new");
@@ -216,17 +197,17 @@ mounts(void)
 	/* Binds onto directories then removed: the table must not fill. */
 	for(i = 0; i < 100; i++){
 		if(mkdir("/tmp/hostile.d") < 0 || mkdir("/tmp/hostile.a") < 0){
-			fail("mkdir", -1);
+			failcall("mkdir", -1);
 			return;
 		}
 		if((r = bind("/tmp/hostile.a", "/tmp/hostile.d", MAFTER)) < 0){
 			printf("hostile: bind %d failed\n", i);
-			fail("bind onto a directory", r);
+			failcall("bind onto a directory", r);
 			return;
 		}
 		/* The union's first directory is hostile.d itself, which goes. */
 		if(remove("/tmp/hostile.d") < 0 || remove("/tmp/hostile.a") < 0){
-			fail("remove the bound directories", -1);
+			failcall("remove the bound directories", -1);
 			return;
 		}
 	}
@@ -238,37 +219,37 @@ mounts(void)
 	for(i = 0; i < 100; i++)
 		if(bind("/tmp/hostile.a", "/tmp/hostile.d", MREPL) < 0 || unmount(NULL, "/tmp/hostile.d") < 0){
 			printf("hostile: bind and unmount %d failed\n", i);
-			fail("bind and unmount", -1);
+			failcall("bind and unmount", -1);
 			break;
 		}
 	if(open("/tmp/hostile.d/f", O_RDONLY) != -1)
-		fail("f still there after unmount", 0);
+		failcall("f still there after unmount", 0);
 
 	/* unmount new old takes new out of the union; an open union stays whole. */
 	if(bind("/tmp/hostile.a", "/tmp/hostile.d", MAFTER) < 0 || bind("#c", "/tmp/hostile.d", MAFTER) < 0)
-		fail("bind -a twice", -1);
+		failcall("bind -a twice", -1);
 	if((fd = open("/tmp/hostile.d", O_RDONLY)) < 0)
-		fail("open the union", fd);
+		failcall("open the union", fd);
 	if((r = unmount("/tmp/hostile.a", "/tmp/hostile.d")) < 0)
-		fail("unmount new old", r);
+		failcall("unmount new old", r);
 	if(open("/tmp/hostile.d/f", O_RDONLY) != -1)
-		fail("f still there after unmount new old", 0);
+		failcall("f still there after unmount new old", 0);
 	if(open("/tmp/hostile.d/cons", O_RDONLY) < 0)
-		fail("cons gone after unmount new old", -1);
+		failcall("cons gone after unmount new old", -1);
 	if(unmount("/tmp/hostile.a", "/tmp/hostile.d") != -1 || errno != ENOENT)
-		fail("unmount of what is not in the union", 0);
+		failcall("unmount of what is not in the union", 0);
 	if(unmount(NULL, "/tmp/hostile.d") < 0)
-		fail("unmount old", -1);
+		failcall("unmount old", -1);
 	if(unmount(NULL, "/tmp/hostile.d") != -1 || errno != EINVAL)
-		fail("unmount of what is not a mount point", 0);
+		failcall("unmount of what is not a mount point", 0);
 	if(unmount(NULL, "/tmp/nonexistent") != -1 || errno != ENOENT)
-		fail("unmount of nothing", 0);
+		failcall("unmount of nothing", 0);
 	if(unmount((char*)0xC0000000, "/tmp/hostile.d") != -1 || errno != EFAULT)
-		fail("unmount of a kernel pointer", 0);
+		failcall("unmount of a kernel pointer", 0);
 	for(i = 0; (r = read(fd, d, sizeof d)) > 0; i += r / sizeof d[0])
 		;
 	if(i < 3)
-		fail("the open union lost entries after unmount", i);
+		failcall("the open union lost entries after unmount", i);
 	close(fd);
 	remove("/tmp/hostile.a/f");
 	remove("/tmp/hostile.a");
@@ -282,23 +263,23 @@ errstrtest(void)
 	int fd;
 
 	if((fd = open("/dev/kpctl", O_WRONLY)) < 0 || write(fd, "bogus", 5) != -1){
-		fail("kpctl took bogus", fd);
+		failcall("kpctl took bogus", fd);
 		return;
 	}
 	close(fd);
 	errstr(before, sizeof before);
 	/* Found in #t after #c said no: the call meets an error on its way to success. */
 	if((fd = open("/dev/eia1", O_RDONLY)) < 0)
-		fail("open /dev/eia1", fd);
+		failcall("open /dev/eia1", fd);
 	close(fd);
 	getpid();
 	errstr(after, sizeof after);
 	if(strcmp(before, "bad control message") != 0 || strcmp(after, before) != 0){
 		printf("hostile: errstr \"%s\" became \"%s\"\n", before, after);
-		fail("errstr changed by calls that succeeded", 0);
+		failcall("errstr changed by calls that succeeded", 0);
 	}
 	if(open("/nonexistent", O_RDONLY) != -1 || errstr(after, sizeof after) < 0 || strcmp(after, before) == 0)
-		fail("errstr unchanged by a call that failed", 0);
+		failcall("errstr unchanged by a call that failed", 0);
 }
 
 /* A sleep longer than the ticks reach at 10000 Hz: still asleep after 300 ms, and killable. */
@@ -313,9 +294,9 @@ longsleep(void)
 	}
 	sleep(300);
 	if(kill(pid) < 0)
-		fail("the sleeper was gone after 300 ms", -1);
+		failcall("the sleeper was gone after 300 ms", -1);
 	if(wait(&st) != pid || st != 255)
-		fail("the sleeper was not killed", st);
+		failcall("the sleeper was not killed", st);
 }
 
 static void
@@ -335,11 +316,11 @@ exectest(void)
 		exit(1);
 	}
 	if(wait(&st) != pid || st != 0)
-		fail("exec of MAXARG arguments", st);
+		failcall("exec of MAXARG arguments", st);
 	argv[MAXARG] = "a";
 	argv[MAXARG + 1] = NULL;
 	if(exec("/bin/echo", argv) != -1 || errno != E2BIG)
-		fail("exec of MAXARG+1 arguments", 0);
+		failcall("exec of MAXARG+1 arguments", 0);
 }
 
 static void
@@ -348,18 +329,18 @@ names(void)
 	struct Dir a, b;
 
 	if(stat("#/", &a) < 0 || !(a.mode & DMDIR) || stat("/", &b) < 0 || a.qid != b.qid)
-		fail("#/ is not the root", -1);
+		failcall("#/ is not the root", -1);
 	if(stat("#//bin/echo", &a) < 0 || stat("/bin/echo", &b) < 0 || a.qid != b.qid)
-		fail("#//bin/echo is not /bin/echo", -1);
+		failcall("#//bin/echo is not /bin/echo", -1);
 	if(put("#//tmp/hostile.n", "n") < 0 || stat("/tmp/hostile.n", &a) < 0 || a.length != 1)
-		fail("create through #/", -1);
+		failcall("create through #/", -1);
 	remove("#//tmp/hostile.n");
 	if(stat("#/bin", &a) != -1 || errno != ENOENT)
-		fail("#/bin (no slash after the device) named something", 0);
+		failcall("#/bin (no slash after the device) named something", 0);
 	if(stat("#", &a) != -1 || errno != ENOENT)
-		fail("# named something", 0);
+		failcall("# named something", 0);
 	if(stat("#c/../cons", &a) < 0)
-		fail("#c/../cons", -1);
+		failcall("#c/../cons", -1);
 }
 
 /* Ask for more than there is: sbrk fails, and gives back all it took. */
@@ -372,20 +353,20 @@ sbrktest(void)
 	sysstat(&pages, &heap);
 	brk0 = sbrk(0);
 	if(sbrk(0x7FFFFFFF) != (void*)-1 || errno != ENOMEM)
-		fail("sbrk(0x7fffffff)", 0);
+		failcall("sbrk(0x7fffffff)", 0);
 	if(sbrk(0) != brk0)
-		fail("the break moved", 0);
+		failcall("the break moved", 0);
 	sysstat(&pages1, &heap1);
 	if(pages1 != pages){
 		printf("hostile: free pages %ld before a failed sbrk, %ld after\n", pages, pages1);
-		fail("a failed sbrk kept pages", pages1 - pages);
+		failcall("a failed sbrk kept pages", pages1 - pages);
 	}
 	if(sbrk(8*1024*1024) == (void*)-1 || sbrk(-8*1024*1024) == (void*)-1)
-		fail("sbrk 8 MB and back", -1);
+		failcall("sbrk 8 MB and back", -1);
 	sysstat(&pages1, &heap1);
 	if(pages1 != pages){
 		printf("hostile: free pages %ld before sbrk 8 MB and back, %ld after\n", pages, pages1);
-		fail("sbrk up and down kept pages", pages1 - pages);
+		failcall("sbrk up and down kept pages", pages1 - pages);
 	}
 }
 
@@ -396,13 +377,13 @@ spin(void)
 	int fd, pid, st;
 
 	if((fd = open("#S/spinctl", O_WRONLY)) < 0){
-		fail("open #S/spinctl", fd);
+		failcall("open #S/spinctl", fd);
 		return;
 	}
 	if(write(fd, "a 99999999999", 13) != -1 || errno != EINVAL)
-		fail("spin count over 2^32", 0);
+		failcall("spin count over 2^32", 0);
 	if(write(fd, "a 4294967296", 12) != -1 || errno != EINVAL)
-		fail("spin count 2^32", 0);
+		failcall("spin count 2^32", 0);
 	close(fd);
 	t0 = clockticks(&hz);
 	if((pid = fork()) == 0)
@@ -410,11 +391,11 @@ spin(void)
 	sleep(50);
 	kill(pid);
 	if(wait(&st) != pid || st != 255)
-		fail("the spinner was not killed", st);
+		failcall("the spinner was not killed", st);
 	t1 = clockticks(&hz);
 	printf("hostile: spin: killed after %u ms\n", (t1 - t0)*1000/hz);
 	if((t1 - t0)*1000/hz > 100)
-		fail("the spin went on after the kill", (t1 - t0)*1000/hz);
+		failcall("the spin went on after the kill", (t1 - t0)*1000/hz);
 }
 
 static unsigned long long ncmp;
@@ -446,11 +427,11 @@ qsorttest(void)
 			if(v[i-1] > v[i])
 				break;
 		if(i < n)
-			fail("qsort left the keys out of order", i);
+			failcall("qsort left the keys out of order", i);
 		if(ncmp > bound){
 			printf("hostile: qsort of %ld %s keys: %llu comparisons\n", n,
 				k == 0 ? "equal" : k == 1 ? "sorted" : "reversed", ncmp);
-			fail("qsort took over 2 n log n comparisons", -2);
+			failcall("qsort took over 2 n log n comparisons", -2);
 		}
 	}
 }
@@ -468,7 +449,7 @@ race(void)
 	int i, fd, pid, st;
 
 	if((buf = sbrk(4*1024*1024)) == (char*)-1){
-		fail("sbrk 4 MB", -1);
+		failcall("sbrk 4 MB", -1);
 		return;
 	}
 	memset(buf, 'w', 4*1024*1024);
@@ -495,7 +476,7 @@ race(void)
 	}
 	kill(pid);
 	if(wait(&st) != pid || (st != 0 && st != 255))
-		fail("the writer", st);
+		failcall("the writer", st);
 	remove("/tmp/hostile.race");
 }
 
@@ -531,6 +512,6 @@ main(int argc, char *argv[])
 			"	| longsleep | exec | names | sbrk | spin | qsort | race\n");
 		return 1;
 	}
-	printf("hostile: %s: %s\n", t, failures ? "failed" : "ok");
-	return failures > 0;
+	printf("hostile: %s: %s\n", t, nfail ? "failed" : "ok");
+	return nfail > 0;
 }

@@ -49,15 +49,10 @@ ctl(char *msg)
 static void
 status(char *buf, int n)
 {
-	long m;
-	int fd;
-
-	if((fd = open("/dev/kpctl", O_RDONLY)) < 0 || (m = read(fd, buf, n - 1)) < 0){
+	if(readstr("/dev/kpctl", buf, n) < 0){
 		perror("kptest: /dev/kpctl");
 		exit(1);
 	}
-	buf[m] = '\0';
-	close(fd);
 }
 
 /* All of kpdata, read in one go; its length in *len. */

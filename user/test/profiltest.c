@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <pcsample.h>
 #include "clock.h"
+#include "lib/check.h"
 
 enum {
 	UTEXT	= 0x1000,	/* where user text starts (user/user.ld) */
@@ -32,74 +33,12 @@ enum {
 	CHUNK	= 1<<20,	/* rounds of spinloop between looks at the clock */
 };
 
-/*
- * spinloop(n), n > 0: count n down to 0 in a loop of two instructions.
- * Its text is [spinloop, spinend): 8 bytes starting at a 16-byte
- * boundary, so that one counter at scale 0x4000 covers all of it.
- */
-void	spinloop(unsigned int n);
-extern char	spinend[];
 extern char	etext[];
-asm(
-	".text\n"
-	".p2align 4\n"
-	".globl spinloop\n"
-	".type spinloop, @function\n"
-	"spinloop:\n"
-	"	movl 4(%esp), %ecx\n"
-	"1:	decl %ecx\n"
-	"	jnz 1b\n"
-	"	ret\n"
-	".globl spinend\n"
-	"spinend:\n"
-);
 
 static unsigned short	hist[NHIST];	/* profil's counters */
 static uintptr_t	samples[NSAMP];	/* pcsample's samples */
-static unsigned int	hz;	/* clock ticks a second */
 static unsigned long	T = 20;	/* ticks each check spins for, at any clock rate */
 static unsigned long	slack;	/* ticks a system call or two may take */
-static int	nfail;		/* checks failed */
-
-static void
-ok(const char *name)
-{
-	printf("ok %s\n", name);
-}
-
-static void
-fail(const char *name, const char *fmt, ...)
-{
-	va_list arg;
-
-	printf("FAIL %s: ", name);
-	va_start(arg, fmt);
-	vfprintf(stdout, fmt, arg);
-	va_end(arg);
-	printf("\n");
-	nfail++;
-}
-
-/* Something the test needs failed: give up. */
-static void
-fatal(const char *what)
-{
-	printf("FAIL %s: %s\n", what, strerror(errno));
-	printf("profiltest: failed\n");
-	exit(1);
-}
-
-/* The clock, in ticks; hz is set too.  No check can go on without it. */
-static unsigned long
-now(void)
-{
-	unsigned long t;
-
-	t = clockticks(&hz);
-	if(hz == 0)
-		fatal("/dev/time");
-	return t;
-}
 
 /*
  * Spin in spinloop for n ticks; returns the ticks that passed.  The
@@ -128,17 +67,6 @@ idx(uintptr_t pc, uintptr_t off, unsigned int scale)
 	return ((unsigned long long)(pc - off) * scale) >> 17;
 }
 
-/* The sum of counters [lo, hi) of hist. */
-static unsigned long
-sum(unsigned long lo, unsigned long hi)
-{
-	unsigned long s;
-
-	for(s = 0; lo < hi; lo++)
-		s += hist[lo];
-	return s;
-}
-
 /* How many of samples[lo, hi) are not 0. */
 static long
 nonzero(long lo, long hi)
@@ -148,18 +76,6 @@ nonzero(long lo, long hi)
 	for(n = 0; lo < hi; lo++)
 		n += samples[lo] != 0;
 	return n;
-}
-
-/* Is [p, p+n) all zero bytes? */
-static int
-allzero(const void *p, unsigned long n)
-{
-	const unsigned char *s;
-
-	for(s = p; n > 0; n--)
-		if(*s++ != 0)
-			return 0;
-	return 1;
 }
 
 static void
@@ -197,10 +113,10 @@ testscale(unsigned int scale)
 	profoff();
 	lo = idx((uintptr_t)spinloop, UTEXT, scale);
 	hi = idx((uintptr_t)spinend - 1, UTEXT, scale) + 1;
-	in = sum(lo, hi);
-	all = sum(0, NHIST);
-	if(sum(n - SLACK, NHIST) != 0)
-		fail(name, "%lu ticks past the end of text", sum(n - SLACK, NHIST));
+	in = histsum(hist, lo, hi);
+	all = histsum(hist, 0, NHIST);
+	if(histsum(hist, n - SLACK, NHIST) != 0)
+		fail(name, "%lu ticks past the end of text", histsum(hist, n - SLACK, NHIST));
 	else if(in < el/2)
 		fail(name, "%lu of %lu ticks in counters %lu-%lu", in, el, lo, hi-1);
 	else if(in > el + slack)
@@ -229,8 +145,8 @@ testnocount(const char *name, unsigned short *buf, size_t size, size_t off, unsi
 	memset(hist, 0, sizeof hist);
 	spin(T);
 	profoff();
-	if(sum(0, NHIST) != 0)
-		fail(name, "%lu ticks counted", sum(0, NHIST));
+	if(histsum(hist, 0, NHIST) != 0)
+		fail(name, "%lu ticks counted", histsum(hist, 0, NHIST));
 	else
 		ok(name);
 }
@@ -262,10 +178,10 @@ testbound(void)
 	}
 	spin(T);
 	profoff();
-	if(sum(lo, NHIST) != 0)
-		fail("bufsiz-bound", "%lu ticks at or past counter %lu", sum(lo, NHIST), lo);
-	else if(sum(0, lo) > 2 + T/20)
-		fail("bufsiz-bound", "%lu ticks below spinloop", sum(0, lo));
+	if(histsum(hist, lo, NHIST) != 0)
+		fail("bufsiz-bound", "%lu ticks at or past counter %lu", histsum(hist, lo, NHIST), lo);
+	else if(histsum(hist, 0, lo) > 2 + T/20)
+		fail("bufsiz-bound", "%lu ticks below spinloop", histsum(hist, 0, lo));
 	else
 		ok("bufsiz-bound");
 }
@@ -280,21 +196,21 @@ testreplace(void)
 	memset(hist, 0, sizeof hist);
 	profil(hist, 2*n, UTEXT, 0x4000);
 	spin(T/2);
-	c1 = sum(0, n);
+	c1 = histsum(hist, 0, n);
 	profil(hist, 2*n, UTEXT, 0x4000);
-	c2 = sum(0, n);
+	c2 = histsum(hist, 0, n);
 	spin(T/2);
 	profil(hist + NHIST/2, 2*n, UTEXT, 0x4000);
-	c3 = sum(0, n);
+	c3 = histsum(hist, 0, n);
 	spin(T/2);
 	profoff();
 	if(c1 == 0 || c2 < c1)
 		fail("replace", "%lu ticks before the second call, %lu after", c1, c2);
 	else if(c3 <= c2)
 		fail("replace", "no ticks after the second call");
-	else if(sum(0, n) != c3)
+	else if(histsum(hist, 0, n) != c3)
 		fail("replace", "old buffer counted after a third call with a new one");
-	else if(sum(NHIST/2, NHIST/2 + n) == 0)
+	else if(histsum(hist, NHIST/2, NHIST/2 + n) == 0)
 		fail("replace", "new buffer counted nothing");
 	else
 		ok("replace");
@@ -344,21 +260,21 @@ testfork(void)
 	if(pid < 0)
 		fatal("fork");
 	if(pid == 0){
-		c0 = sum(0, n);
+		c0 = histsum(hist, 0, n);
 		spin(T);
-		c0 = sum(0, n) - c0;
+		c0 = histsum(hist, 0, n) - c0;
 		write(fd[1], &c0, sizeof c0);
 		_exit(0);
 	}
-	p0 = sum(0, n);
+	p0 = histsum(hist, 0, n);
 	wait(&status);
-	p1 = sum(0, n);
+	p1 = histsum(hist, 0, n);
 	c0 = 0;
 	read(fd[0], &c0, sizeof c0);
 	close(fd[0]);
 	close(fd[1]);
 	spin(T);
-	p2 = sum(0, n);
+	p2 = histsum(hist, 0, n);
 	profoff();
 	if(c0 < T/2)
 		fail("fork-profil", "child counted %lu ticks in %lu", c0, T);
@@ -408,7 +324,7 @@ execchild(void)
 
 	spin(T);
 	if(!allzero(hist, sizeof hist))
-		fail("exec-profil", "%lu ticks counted after exec", sum(0, NHIST));
+		fail("exec-profil", "%lu ticks counted after exec", histsum(hist, 0, NHIST));
 	else
 		ok("exec-profil");
 	if(!allzero(samples, sizeof samples))
@@ -638,9 +554,9 @@ testboth(void)
 		else
 			extra++;
 	}
-	if(r < (long)T/2 || sum(0, NHIST) != 0 || extra > slack)
+	if(r < (long)T/2 || histsum(hist, 0, NHIST) != 0 || extra > slack)
 		fail("both", "%ld samples; %lu ticks counted but not sampled, %lu sampled not counted",
-			r, sum(0, NHIST), extra);
+			r, histsum(hist, 0, NHIST), extra);
 	else
 		ok("both");
 
@@ -649,20 +565,20 @@ testboth(void)
 	pcsample(samples, NSAMP);
 	spin(T/2);
 	pcsample(samples, 0);
-	c0 = sum(0, NHIST);
+	c0 = histsum(hist, 0, NHIST);
 	spin(T);
-	if(sum(0, NHIST) - c0 < T/2)
-		fail("both-pcsample-off", "profil counted %lu ticks in %lu", sum(0, NHIST) - c0, T);
+	if(histsum(hist, 0, NHIST) - c0 < T/2)
+		fail("both-pcsample-off", "profil counted %lu ticks in %lu", histsum(hist, 0, NHIST) - c0, T);
 	else
 		ok("both-pcsample-off");
 
 	pcsample(samples, NSAMP);
 	profoff();
-	c0 = sum(0, NHIST);
+	c0 = histsum(hist, 0, NHIST);
 	spin(T);
 	r = pcsample(samples, 0);
-	if(r < (long)T/2 || sum(0, NHIST) != c0)
-		fail("both-profil-off", "%ld samples in %lu ticks, %lu counted", r, T, sum(0, NHIST) - c0);
+	if(r < (long)T/2 || histsum(hist, 0, NHIST) != c0)
+		fail("both-profil-off", "%ld samples in %lu ticks, %lu counted", r, T, histsum(hist, 0, NHIST) - c0);
 	else
 		ok("both-profil-off");
 }

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <pcsample.h>
 #include "clock.h"
+#include "lib/check.h"
 #include "lock.h"
 
 enum {
@@ -34,28 +35,11 @@ enum {
 	NPROC	= 64,		/* the kernel's process table */
 };
 
-void	spinloop(unsigned int n);
-extern char	spinend[];
 extern char	etext[];
-asm(
-	".text\n"
-	".p2align 4\n"
-	".globl spinloop\n"
-	".type spinloop, @function\n"
-	"spinloop:\n"
-	"	movl 4(%esp), %ecx\n"
-	"1:	decl %ecx\n"
-	"	jnz 1b\n"
-	"	ret\n"
-	".globl spinend\n"
-	"spinend:\n"
-);
 
 static unsigned short	hist[NHIST];
 static uintptr_t	samples[NSAMP];
-static unsigned int	hz;
 static unsigned long	T;	/* ticks a check spins for */
-static int	nfail;
 
 /* Shared by the threads of a check. */
 static volatile int	stop;	/* the threads are to stop spinning */
@@ -64,44 +48,6 @@ static volatile int	started;	/* threads that have begun */
 static Lock	lk;
 static long	counter;	/* under lk */
 static volatile unsigned long	spins[NPROC];	/* each thread's rounds of CHUNK */
-
-static void
-ok(const char *name)
-{
-	printf("ok %s\n", name);
-}
-
-static void
-fail(const char *name, const char *fmt, ...)
-{
-	va_list arg;
-
-	printf("FAIL %s: ", name);
-	va_start(arg, fmt);
-	vfprintf(stdout, fmt, arg);
-	va_end(arg);
-	printf("\n");
-	nfail++;
-}
-
-static void
-fatal(const char *what)
-{
-	printf("FAIL %s: %s\n", what, strerror(errno));
-	printf("threadtest: failed\n");
-	exit(1);
-}
-
-static unsigned long
-now(void)
-{
-	unsigned long t;
-
-	t = clockticks(&hz);
-	if(hz == 0)
-		fatal("/dev/time");
-	return t;
-}
 
 /* Spin in spinloop for n ticks of the clock. */
 static void
@@ -123,27 +69,6 @@ profiled(void)
 	if(proctime(&ticks, &prof) < 0)
 		fatal("/dev/proctime");
 	return prof;
-}
-
-static unsigned long
-sum(unsigned long lo, unsigned long hi)
-{
-	unsigned long s;
-
-	for(s = 0; lo < hi; lo++)
-		s += hist[lo];
-	return s;
-}
-
-static int
-allzero(const void *p, unsigned long n)
-{
-	const unsigned char *s;
-
-	for(s = p; n > 0; n--)
-		if(*s++ != 0)
-			return 0;
-	return 1;
 }
 
 /* Start a thread running fn(arg), which then exits 0; its pid. */
@@ -174,6 +99,24 @@ waitn(int n)
 		bad += status != 0;
 	}
 	return bad;
+}
+
+/*
+ * rfork(RFPROC|RFMEM) for a thread that exits at once, waited for:
+ * rfork's result, and its errno in *err.
+ */
+static int
+trythread(int *err)
+{
+	int pid;
+
+	errno = 0;
+	if((pid = rfork(RFPROC|RFMEM)) == 0)
+		_exit(0);
+	*err = errno;
+	if(pid > 0)
+		waitn(1);
+	return pid;
 }
 
 /* A thread body: spin until stop, counting rounds in spins[i]. */
@@ -365,8 +308,8 @@ testprofil(void)
 	spinall(NTHR, T);
 	profil(NULL, 0, 0, 0);
 	p1 = profiled();
-	all = sum(0, NHIST);
-	c = sum(((uintptr_t)spinloop - UTEXT)/2, ((uintptr_t)spinend - UTEXT + 1)/2);
+	all = histsum(hist, 0, NHIST);
+	c = histsum(hist, ((uintptr_t)spinloop - UTEXT)/2, ((uintptr_t)spinend - UTEXT + 1)/2);
 	if(all != p1 - p0)
 		fail("profil-exact", "%lu ticks counted, %lu profiled", all, p1 - p0);
 	else if(c < all/2 || all < T)
@@ -394,19 +337,19 @@ testprofil(void)
 		_exit(0);
 	}
 	waitn(1);
-	p0 = sum(0, NHIST);
+	p0 = histsum(hist, 0, NHIST);
 	spin(T/4 + 2);
-	p1 = sum(0, NHIST);
+	p1 = histsum(hist, 0, NHIST);
 	if(rfork(RFPROC|RFMEM) == 0){
 		profil(NULL, 0, 0, 0);
 		_exit(0);
 	}
 	waitn(1);
-	all = sum(0, NHIST);
+	all = histsum(hist, 0, NHIST);
 	spin(T/4 + 2);
 	if(p1 - p0 < T/8)
 		fail("profil-set-by-thread", "main counted %lu ticks after a thread set profil", p1 - p0);
-	else if(sum(0, NHIST) != all)
+	else if(histsum(hist, 0, NHIST) != all)
 		fail("profil-set-by-thread", "counting after a thread turned profil off");
 	else
 		ok("profil-set-by-thread");
@@ -587,11 +530,11 @@ testexec(void)
 		profil(hist, 2*n, UTEXT, 0x10000);
 		pcsample(samples, NSAMP);
 		tid = thread(execer, 0);
-		c0 = sum(0, NHIST);
+		c0 = histsum(hist, 0, NHIST);
 		if(wait(&status) != tid)
 			exit(1);
 		spin(T/4 + 2);
-		c1 = sum(0, NHIST);
+		c1 = histsum(hist, 0, NHIST);
 		profil(NULL, 0, 0, 0);
 		if(status != 0)
 			fail("exec-thread", "the exec'd thread found %d of its checks failed", status);
@@ -627,17 +570,17 @@ forker(int i)
 	int pid, status;
 
 	(void)i;
-	before = sum(0, NHIST);
+	before = histsum(hist, 0, NHIST);
 	if((pid = fork()) < 0)
 		_exit(2);
 	if(pid == 0){
-		c = sum(0, NHIST);
+		c = histsum(hist, 0, NHIST);
 		spin(T/4 + 2);
-		_exit(sum(0, NHIST) - c < T/8);
+		_exit(histsum(hist, 0, NHIST) - c < T/8);
 	}
 	if(wait(&status) != pid || status != 0)
 		_exit(3);
-	shared = sum(0, NHIST) - before;
+	shared = histsum(hist, 0, NHIST) - before;
 }
 
 static void
@@ -718,12 +661,7 @@ teststack(void)
 		return;
 	}
 	spin(T/4 + 2);
-	errno = 0;
-	if((pid = rfork(RFPROC|RFMEM)) == 0)
-		_exit(0);
-	e1 = errno;
-	if(pid > 0)
-		waitn(1);
+	pid = trythread(&e1);
 	fflush(stdout);
 	if((r1 = fork()) == 0)
 		_exit(0);
@@ -739,17 +677,9 @@ teststack(void)
 		ok("stack-buf-rfork");
 
 	pcsample(samp, 64);
-	errno = 0;
-	if((pid = rfork(RFPROC|RFMEM)) == 0)
-		_exit(0);
-	e1 = errno;
-	if(pid > 0)
-		waitn(1);
+	pid = trythread(&e1);
 	pcsample(NULL, 0);
-	if((r1 = rfork(RFPROC|RFMEM)) == 0)
-		_exit(0);
-	if(r1 > 0)
-		waitn(1);
+	r1 = trythread(&e2);
 	if(pid != -1 || e1 != EBUSY)
 		fail("stack-samples-rfork", "rfork(RFMEM) with pcsample on the stack returned %d (errno %d)", pid, e1);
 	else if(r1 < 0)

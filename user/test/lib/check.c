@@ -1,0 +1,114 @@
+/*
+ * The test programs' verdicts: "ok NAME" for a check that passed,
+ * "FAIL NAME: why" for one that did not (the suite looks for both),
+ * failcall for a system call that failed, and fatal for a step
+ * without which no check can go on.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include "clock.h"
+#include "check.h"
+
+int	nfail;
+const char	*testcase;
+unsigned int	hz;
+
+void
+ok(const char *name)
+{
+	printf("ok %s\n", name);
+}
+
+void
+fail(const char *name, const char *fmt, ...)
+{
+	va_list arg;
+
+	printf("FAIL %s: ", name);
+	va_start(arg, fmt);
+	vfprintf(stdout, fmt, arg);
+	va_end(arg);
+	printf("\n");
+	nfail++;
+}
+
+/*
+ * A system call returned r where it should not have: "argv0: FAIL what
+ * (returned r: its error string)", with the case first if one is set.
+ */
+void
+failcall(const char *what, long r)
+{
+	char msg[ERRMAX];
+
+	msg[0] = '\0';
+	if(r == -1)
+		errstr(msg, sizeof msg);
+	if(testcase != NULL)
+		printf("%s: %s: FAIL %s (returned %ld%s%s)\n", argv0, testcase, what, r, msg[0] ? ": " : "", msg);
+	else
+		printf("%s: FAIL %s (returned %ld%s%s)\n", argv0, what, r, msg[0] ? ": " : "", msg);
+	nfail++;
+}
+
+/* Something the test needs failed, errno says what: give up. */
+void
+fatal(const char *what)
+{
+	printf("FAIL %s: %s\n", what, strerror(errno));
+	printf("%s: failed\n", argv0);
+	exit(1);
+}
+
+/* The clock, in ticks; hz is set too.  No check can go on without it. */
+unsigned long
+now(void)
+{
+	unsigned long t;
+
+	t = clockticks(&hz);
+	if(hz == 0)
+		fatal("/dev/time");
+	return t;
+}
+
+/* The sum of profil's counters h[lo, hi). */
+unsigned long
+histsum(const unsigned short *h, unsigned long lo, unsigned long hi)
+{
+	unsigned long s;
+
+	for(s = 0; lo < hi; lo++)
+		s += h[lo];
+	return s;
+}
+
+/* Is [p, p+n) all zero bytes? */
+int
+allzero(const void *p, unsigned long n)
+{
+	const unsigned char *s;
+
+	for(s = p; n > 0; n--)
+		if(*s++ != 0)
+			return 0;
+	return 1;
+}
+
+asm(
+	".text\n"
+	".p2align 4\n"
+	".globl spinloop\n"
+	".type spinloop, @function\n"
+	"spinloop:\n"
+	"	movl 4(%esp), %ecx\n"
+	"1:	decl %ecx\n"
+	"	jnz 1b\n"
+	"	ret\n"
+	".globl spinend\n"
+	"spinend:\n"
+);

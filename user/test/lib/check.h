@@ -1,0 +1,24 @@
+/*
+ * What the test programs share (user/test/lib/check.c): their verdicts,
+ * one line each, and for the profiling tests a loop of known text and
+ * the clock.
+ */
+extern int	nfail;		/* checks failed */
+extern const char	*testcase;	/* what failcall names before its message, or NULL */
+extern unsigned int	hz;	/* clock ticks a second, once now has run */
+
+void	ok(const char *name);
+void	fail(const char *name, const char *fmt, ...);
+void	failcall(const char *what, long r);
+void	fatal(const char *what);
+unsigned long	now(void);
+unsigned long	histsum(const unsigned short *h, unsigned long lo, unsigned long hi);
+int	allzero(const void *p, unsigned long n);
+
+/*
+ * spinloop(n), n > 0: count n down to 0 in a loop of two instructions.
+ * Its text is [spinloop, spinend): 8 bytes starting at a 16-byte
+ * boundary, so that one profil counter at scale 0x4000 covers all of it.
+ */
+void	spinloop(unsigned int n);
+extern char	spinend[];
