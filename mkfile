@@ -12,7 +12,13 @@ UHDR=`ls kern/sys.h kern/lib.h kern/kprof.h user/include/*.h`
 # The kernel uses no FPU or SSE register: they hold the user's (kern/fpu.c).
 KCFLAGS=$CFLAGS -mgeneral-regs-only -Ikern
 # The C library's headers include the kernel's ABI as "kern/sys.h".
-UCFLAGS=$CFLAGS -Iuser/include -I.
+# kprof walks the user stack by its frame pointers (kern/kpwalk.c), so
+# every function must make a frame and return to its caller: at -O2 gcc
+# gives a static function only called in its file an ABI of its own,
+# with no frame, unless it is compiled in the order of the file
+# (-fno-toplevel-reorder); and a call in tail position jumps, leaving
+# its caller out of the chain (-fno-optimize-sibling-calls).
+UCFLAGS=$CFLAGS -fno-toplevel-reorder -fno-optimize-sibling-calls -Iuser/include -I.
 # Host builds find the shared headers (elfsym.h, gmon.h, and the
 # kernel's kern/kprof.h) by "", not the user library's stdio.h and the
 # like, which are <>.
@@ -223,7 +229,7 @@ tools:V: o/host/kprof o/host/srcline o/host/prof o/host/kpexact.so ${HOSTTESTS:%
 # The formatters' library, user/lib, is compiled for the host from the
 # same files as for the guest.  srcline, the profile by source line,
 # is the host's only: it needs elfutils' libdw.
-KPLIB=user/lib/elfsym.c user/lib/kpdata.c user/lib/kpcmp.c user/lib/kpstack.c user/lib/flame.c user/lib/kpproc.c
+KPLIB=user/lib/elfsym.c user/lib/kpdata.c user/lib/kpcmp.c user/lib/kpstack.c user/lib/kpcum.c user/lib/flame.c user/lib/kpproc.c
 # The host's kprof also has -p, pprof's format, through protobuf-c's
 # code for pprof's profile.proto, which is generated here (never kept
 # in the tree), -a, annotated instructions, and -D, differences.

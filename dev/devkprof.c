@@ -3,7 +3,8 @@
  * kprof counts, every processor takes one HZ times a second
  * (kern/apic.c, nmiclock), interrupts off or on, and kprofnmi counts
  * the tick; if the pc it interrupted is in kernel text, also the 8-byte
- * bin the pc falls in, and the kernel call stack there.  Every
+ * bin the pc falls in; and the call stack there, kernel and user
+ * (kern/kpwalk.c).  Every
  * processor counts in a Kpcount of its own, so no increment is lost
  * and the NMI takes no lock.  kpdata shows the cells' sums (kern/kprof.h),
  * kprof's own cost last (kpself); kpstack the stacks, merged over the
@@ -71,7 +72,7 @@ static uint	ncell;		/* of cell in use: KPBIN + the bins of kernel text + KPSELF 
  * the readers that wait for it sleep rather than spin.
  */
 static QLock	kproflk = { .lk.name = "kprof" };
-static uint	left[KPncell];	/* kpstack: each bin's kernel ticks that no stack kept holds */
+static uint	left[KPncell];	/* kpstack: each bin's kernel ticks that no stack kept holds; at KPTOTAL, the user ticks */
 static uint	total[MAXMACH][KPnstack];	/* and each kept stack's ticks, over the processors; 0 for a repeat */
 
 /* a + b, sticking at the largest value, as the cells do. */
@@ -126,70 +127,10 @@ quiesce(void)
 			pause();
 }
 
-/*
- * The top of the stack that sp is in, if it is one the kernel knows:
- * the kernel stack of the process running here, or this processor's
- * scheduler stack (the boot stack on the first).  0 for anything else.
- */
-static uint
-stacktop(Mach *m, uint sp)
-{
-	Proc *p = m->proc;
-
-	if(p != nil && sp - (uint)p->kstack < KSTACK)
-		return (uint)p->kstack + KSTACK;
-	if(sp - (uint)m->stack < KSTACK)
-		return (uint)m->stack + KSTACK;
-	return 0;
-}
-
 static int
 intext(uint pc)
 {
 	return pc - (uint)text < (uint)ktextsize;
-}
-
-/* One more pc v on a stack, and in its hash h (FNV-1a, a word at a time). */
-#define Fnvbasis	2166136261U
-#define Fnvprime	16777619U
-#define PUSHPC(pc, n, h, v)	((h) = ((h) ^ ((pc)[(n)++] = (v))) * Fnvprime)
-
-/*
- * The call stack at the kernel pc the NMI frame f interrupted, into
- * pc[], leaf first: the return addresses in the chain of frame pointers
- * from bp, as long as each frame lies above the last, within the
- * stack, and holds a pc in kernel text.  At a function's first two
- * instructions (push ebp; mov ebp, esp) or at a ret, bp is still (or
- * again) the caller's, and the caller's pc is on top of the stack.
- * The number of pcs; their hash in *hp.
- */
-static uint
-walk(Mach *m, uint *f, uint bp, uint *pc, uint *hp)
-{
-	uint sp = (uint)(f + 3), top, fp, next, ret = 0, n = 0, h = Fnvbasis;
-	uchar *op = (uchar*)f[0];
-
-	PUSHPC(pc, n, h, f[0]);
-	if((top = stacktop(m, sp)) == 0 || top - sp < 8){
-		*hp = h;
-		return n;
-	}
-	if(op[0] == 0x55 || op[0] == 0xC3)
-		ret = ((uint*)sp)[0];
-	else if(op[0] == 0x89 && op[1] == 0xE5)
-		ret = ((uint*)sp)[1];
-	if(intext(ret))
-		PUSHPC(pc, n, h, ret);
-	/* fp - sp <= top - 8 - sp: fp at or above sp, and its two words below top */
-	for(fp = bp; fp - sp <= top - 8 - sp && n < KPMAXFRAMES; fp = next){
-		if(!intext(ret = ((uint*)fp)[1]))
-			break;
-		PUSHPC(pc, n, h, ret);
-		if((next = *(uint*)fp) <= fp)
-			break;
-	}
-	*hp = h;
-	return n;
 }
 
 static int
@@ -241,9 +182,10 @@ stackadd(Kpcount *k, uint *pc, uint n, uint h)
 /*
  * The NMI's sample (kern/trapasm.asm, nmientry).  kpbusy, set with
  * xchg before kprofon is looked at again, tells kpctl when a sample
- * that saw it on is done.  A stack that finds no room is cut: kept as
- * its leaf alone if that has room, else only in its bin, where
- * kpstack's reads find it.  A tick out of scope counts nowhere.
+ * that saw it on is done.  A stack that finds no room is cut: a
+ * kernel one kept as its leaf alone if that has room, else only in its
+ * bin, where kpstack's reads find it, as they find a user one in cells
+ * 0 and 1.  A tick out of scope counts nowhere.
  */
 void
 kprofnmi(uint *f, uint bp, uvlong t0)
@@ -267,12 +209,11 @@ kprofnmi(uint *f, uint bp, uvlong t0)
 		if(kernel){
 			satinc(&k->cell[KPKERNEL]);
 			satinc(&k->cell[KPBIN + ((f[0] - (uint)text) >> KPBINSHIFT)]);
-			n = walk(m, f, bp, pc, &h);
-			if(stackadd(k, pc, n, h) < 0){
-				satinc(&k->cut);
-				if(n > 1)
-					stackadd(k, pc, 1, (Fnvbasis ^ pc[0]) * Fnvprime);
-			}
+		}
+		if((n = kpwalk(m, f, bp, pc, &h)) > 0 && stackadd(k, pc, n, h) < 0){
+			satinc(&k->cut);
+			if(kernel && n > 1)
+				stackadd(k, pc, 1, (Fnvbasis ^ pc[0]) * Fnvprime);
 		}
 		k->cycles += rdtsc() - t0 + Kpoutside;
 	}
@@ -368,8 +309,9 @@ lookup(Kpcount *t, Kpcount *k, Kpstack *s)
  * kpstack's snapshot, with kproflk held: each stack's ticks over all
  * the processors, in total[] for the first processor that has it;
  * and what of each bin's ticks the stacks kept do not hold, in left[]:
- * the stacks cut to nothing.  Every kernel tick is in one or the other,
- * so, profiling stopped, the lines' counts sum to cell 1.  A
+ * the stacks cut to nothing; the user ticks' likewise.  Every tick is in
+ * one or the other, so, profiling stopped, the lines' counts sum to
+ * cell 0.  A
  * scheduling point every stack and every 1024 cells: -1 if the reader
  * is killed meanwhile.
  */
@@ -386,6 +328,7 @@ snapshot(void)
 			return -1;
 		left[i] = cell(i);
 	}
+	left[KPTOTAL] = cell(KPTOTAL) > cell(KPKERNEL) ? cell(KPTOTAL) - cell(KPKERNEL) : 0;
 	for(l = 0; l < nmach; l++){
 		k = mach[l].kp;
 		for(i = 0; i < KPnstack; i++){
@@ -404,7 +347,7 @@ snapshot(void)
 				if((o = lookup(mach[j].kp, k, s)) != nil)
 					t = satadd(t, o->count);
 			total[l][i] = t;
-			b = KPBIN + ((k->pc[s->off] - (uint)text) >> KPBINSHIFT);
+			b = k->pc[s->off] == KPUMARK ? KPTOTAL : KPBIN + ((k->pc[s->off] - (uint)text) >> KPBINSHIFT);
 			left[b] = left[b] > t ? left[b] - t : 0;
 		}
 	}
@@ -466,7 +409,8 @@ line(char *buf, long len, uvlong off, uvlong *pos, uint count, uint *pc, uint n)
 
 /*
  * kpstack: the snapshot's lines from off, kept stacks first, then the
- * cut ones by bin; a scheduling point every stack, as in snapshot.
+ * cut ones by bin, then the user ones; a scheduling point every stack,
+ * as in snapshot.
  */
 static long
 stackread(char *buf, long len, uvlong off)
@@ -497,6 +441,9 @@ stackread(char *buf, long len, uvlong off)
 			pc = (uint)text + ((i - KPBIN) << KPBINSHIFT);
 			n += line(buf, len, off, &pos, left[i], &pc, 1);
 		}
+	pc = KPUMARK;
+	if(left[KPTOTAL] != 0)
+		n += line(buf, len, off, &pos, left[KPTOTAL], &pc, 1);
 	qunlock(&kproflk);
 	return n;
 }

@@ -15,11 +15,17 @@
  *			(0 in a file of exact counts, which have none)
  * A count stops at 2^32-1 rather than wrap.
  *
- * kpstack is text, a line for each distinct kernel call stack,
+ * kpstack is text, a line for each distinct call stack,
  *	count pc0 pc1 ... pcN
  * and a newline: the ticks in decimal, then 1 to KPMAXFRAMES pcs, each
  * a blank and KPPCDIGITS hex digits, leaf first.  pc0 is where the tick
- * found the processor; the others are return addresses.
+ * found the processor; the others are return addresses.  The kernel's
+ * stack comes first, up to KPKFRAMES pcs in kernel text; then, for a
+ * tick in a process, KPUMARK and its user stack, up to KPUFRAMES pcs
+ * below the kernel, where it was in user mode first.  A tick in user
+ * mode has the mark and the user stack alone, and a last line of the
+ * mark alone counts the user ticks that no other line holds.  So,
+ * profiling stopped, the lines' counts sum to cell KPTOTAL.
  *
  * The kernel marks where kprof starts, clears and stops, for an exact
  * count taken outside the machine (tools/kpexact.c, a QEMU plugin that
@@ -46,11 +52,14 @@ enum {
 	KPKERNEL	= 1,	/* its cell of kernel ticks */
 	KPBIN		= 2,	/* its first bin's cell */
 	KPSELF		= 1,	/* cells after the bins in the kernel's kpdata: kprof's own cost */
-	KPMAXFRAMES	= 32,	/* pcs in a line of kpstack, at most */
+	KPKFRAMES	= 32,	/* kernel pcs in a line of kpstack, at most */
+	KPUFRAMES	= 16,	/* user pcs in it, at most */
+	KPMAXFRAMES	= KPKFRAMES + 1 + KPUFRAMES,	/* pcs in it, the mark included */
 	KPPCDIGITS	= 8,	/* hex digits of a pc in kpstack */
 	KPMARKLEN	= 7,	/* bytes of a mark */
 };
 
+#define KPUMARK	0xFFFFFFFFU	/* kpstack's pc where the user stack starts: never a user or kernel text pc */
 #define KPMARKOP	"\x0f\x1f\x80"
 #define KPMARK(s)	asm volatile(".byte 0x0f, 0x1f, 0x80\n.ascii \"" s "\"")
 

@@ -101,8 +101,9 @@ function header() {
 // The tree of the stacks.  A stack whose root has more ticks as some
 // other function's callee than as a root did not reach its root
 // (kpstack cut it to its leaf, or the walk stopped short), and hangs
-// under [cut]; the user ticks are a root of their own.
-function tree(withidle, stacks, user) {
+// under [cut].  The user stacks are below the kernel's, and the user
+// ticks that kpstack kept no stack of are a root of their own, [user].
+function tree(withidle, stacks) {
 	const asroot = new Map(), ascallee = new Map();
 	for (const [f, n] of stacks) {
 		asroot.set(f[0], (asroot.get(f[0]) || 0) + n);
@@ -128,8 +129,6 @@ function tree(withidle, stacks, user) {
 			continue;
 		add((ascallee.get(f[0]) || 0) > asroot.get(f[0]) ? ['[cut]'].concat(f) : f, n);
 	}
-	if (user > 0)
-		add(['[user]'], user);
 	return root;
 }
 
@@ -171,7 +170,7 @@ function flame() {
 	s.appendChild(el('p', {class: 'note'}, 'A box is a function, as wide as its ticks, standing on its caller; ' +
 		'point at one for its ticks and share, click it to zoom. [cut]: stacks that did not reach their root ' +
 		'(their root is more often a callee). ' +
-		'[user]: ticks in user programs.' + (data.before ? ' Width is after; red grew, blue shrank, ' +
+		'[user]: ticks in user programs whose stacks kprof could not keep.' + (data.before ? ' Width is after; red grew, blue shrank, ' +
 		'by the change in share.' : '')));
 	let root, zoomed, maxd;
 	// A box's change in share, in a difference.
@@ -224,9 +223,9 @@ function flame() {
 		}
 	}
 	function build() {
-		root = tree(idle.checked, data.stacks, data.user);
+		root = tree(idle.checked, data.stacks);
 		if (data.before) {
-			const b = tree(idle.checked, data.before.stacks, data.before.user);
+			const b = tree(idle.checked, data.before.stacks);
 			root.beforevalue = b.value;
 			maxd = 0;
 			(function match(n, m) {

@@ -2,8 +2,10 @@
  * kprof: format the kernel profile (kprof(1)).
  *
  *	kprof [-h hz] kernel kpdata
- *	kprof -s kernel kpstack [kpdata]
- *	kprof -g kernel kpstack [kpdata]
+ *	kprof -s [-u prog] kernel kpstack [kpdata]
+ *	kprof -g [-u prog] kernel kpstack [kpdata]
+ *	kprof -i [-u prog] kernel kpdata kpstack
+ *	kprof -t function [-u prog] kernel kpstack [kpdata]
  *	kprof -c [-x sym]... kernel exact sampled
  *	kprof -p [-h hz] kernel kpdata [kpstack]	(on the host)
  *	kprof -a function kernel kpdata		(on the host)
@@ -22,8 +24,12 @@
  *
  * The clock rate comes from -h, else from the kpctl status line beside
  * kpdata (or /dev/kpctl); with neither, kprof says so and prints ticks
- * rather than guess.  kpstack holds the kernel's call stacks: -s prints
- * them folded, a line each, and -g draws them as an SVG flame graph.
+ * rather than guess.  kpstack holds the call stacks, the kernel's and
+ * below them the user's: -s prints them folded, a line each, and -g
+ * draws them as an SVG flame graph; -i prints each function's self and
+ * inclusive ticks, and -t a function's callers and callees.  -u names
+ * the user frames by the symbols of prog, which ran; without it they
+ * are addresses.
  * -c holds a profile against an exact count of instructions in
  * kpdata's form, with the error that sampling alone makes; -x leaves a
  * function out of both.  On the host only, -p writes the profile, or with
@@ -33,7 +39,7 @@
  * by process, busiest first, with no kernel needed.
  *
  * This is a front end: the work is the formatters' library, user/lib
- * (elfsym.c, kpdata.c, kpcmp.c, kpstack.c, flame.c), which prof and the
+ * (elfsym.c, kpdata.c, kpcmp.c, kpstack.c, kpcum.c, flame.c), which prof and the
  * host's tools share.  The same source builds for the guest and for
  * the host, o/host/kprof.
  */
@@ -53,7 +59,9 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: kprof [-h hz] kernel kpdata\n"
-		"       kprof -s|-g kernel kpstack [kpdata]\n"
+		"       kprof -s|-g [-u prog] kernel kpstack [kpdata]\n"
+		"       kprof -i [-u prog] kernel kpdata kpstack\n"
+		"       kprof -t function [-u prog] kernel kpstack [kpdata]\n"
 		"       kprof -c [-x sym]... kernel exact sampled\n"
 		"       kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz\n"
 		"       kprof -a function kernel kpdata\n"
@@ -62,14 +70,14 @@ usage(void)
 	exit(1);
 }
 
-/* -s and -g: the stacks in kpstack, checked against kpdata if given. */
+/* -s, -g, -i and -t: the stacks in kpstack, user frames named by u, checked against kpdata if given. */
 static void
-stacks(Symtab *k, int mode, const char *kpstack, const char *kpdata)
+stacks(Symtab *k, Symtab *u, int mode, const char *fn, const char *kpstack, const char *kpdata)
 {
 	Stacks st;
 	uint32_t *cell;
 
-	stackload(&st, k, kpstack);
+	stackload(&st, k, u, kpstack);
 	if(kpdata != NULL){
 		cell = kpread(kpdata, kpnbins(k));
 		stackcheck(&st, kpstack, cell, kpdata);
@@ -77,6 +85,10 @@ stacks(Symtab *k, int mode, const char *kpstack, const char *kpdata)
 	}
 	if(mode == 's')
 		stackprint(&st);
+	else if(mode == 'i')
+		stackincl(&st);
+	else if(mode == 't')
+		stackpeek(&st, fn);
 	else if(st.total == 0)
 		fatal("%s: no ticks to draw", kpstack);
 	else
@@ -99,7 +111,7 @@ hostonly(Symtab *k, int mode, char **arg, int narg, unsigned long hz, const char
 		if(hz == 0)
 			fatal("-p: %s: no clock rate beside it: give it with -h", arg[0]);
 		if(narg == 2){
-			stackload(&st, k, arg[1]);
+			stackload(&st, k, NULL, arg[1]);
 			stackcheck(&st, arg[1], cell, arg[0]);
 		}
 		kpprof(k, cell, kpnbins(k), hz, narg == 2 ? &st : NULL, kpclockdesc());
@@ -122,10 +134,10 @@ hostonly(Symtab *k, int mode, char **arg, int narg, unsigned long hz, const char
 int
 main(int argc, char *argv[])
 {
-	Symtab k;
+	Symtab k, u;
 	uint32_t *cell;
 	unsigned long hz;
-	const char *arg, *err, *fn;
+	const char *arg, *err, *fn, *prog;
 	char **omit;
 	int i, mode, nomit, flag;
 
@@ -137,6 +149,7 @@ main(int argc, char *argv[])
 		return 0;
 	}
 	fn = NULL;
+	prog = NULL;
 	omit = malloc(argc * sizeof omit[0]);
 	if(omit == NULL)
 		fatal("out of memory");
@@ -147,26 +160,32 @@ main(int argc, char *argv[])
 			break;
 		}
 		if(strcmp(argv[i], "-s") == 0 || strcmp(argv[i], "-g") == 0 || strcmp(argv[i], "-c") == 0
-		|| strcmp(argv[i], "-p") == 0 || strcmp(argv[i], "-D") == 0){
+		|| strcmp(argv[i], "-p") == 0 || strcmp(argv[i], "-D") == 0 || strcmp(argv[i], "-i") == 0){
 			if(mode != 0)
 				usage();
 			mode = argv[i][1];
 			continue;
 		}
-		if(strcmp(argv[i], "-a") == 0){
+		if(strcmp(argv[i], "-a") == 0 || strcmp(argv[i], "-t") == 0){
 			if(mode != 0 || i+1 >= argc)
 				usage();
-			mode = 'a';
+			mode = argv[i][1];
 			fn = argv[++i];
 			continue;
 		}
 		flag = argv[i][1];
-		if(flag != 'h' && flag != 'x')
+		if(flag != 'h' && flag != 'x' && flag != 'u')
 			usage();
 		if((arg = flagarg(argc, argv, &i)) == NULL)
 			usage();
 		if(flag == 'x'){
 			omit[nomit++] = (char*)arg;
+			continue;
+		}
+		if(flag == 'u'){
+			if(prog != NULL)
+				usage();
+			prog = arg;
 			continue;
 		}
 		hz = kpparsehz(arg);
@@ -175,8 +194,13 @@ main(int argc, char *argv[])
 	}
 	if(nomit > 0 && mode != 'c')
 		usage();
-	if(mode == 's' || mode == 'g'){
+	if(prog != NULL && mode != 's' && mode != 'g' && mode != 'i' && mode != 't')
+		usage();
+	if(mode == 's' || mode == 'g' || mode == 't'){
 		if(hz != 0 || argc - i < 2 || argc - i > 3)
+			usage();
+	}else if(mode == 'i'){
+		if(hz != 0 || argc - i != 3)
 			usage();
 	}else if(mode == 'c'){
 		if(hz != 0 || argc - i != 3)
@@ -193,10 +217,16 @@ main(int argc, char *argv[])
 
 	if((err = symload(&k, argv[i])) != NULL)
 		fatal("%s", err);
+	if(prog != NULL && (err = symload(&u, prog)) != NULL)
+		fatal("%s", err);
 	switch(mode){
 	case 's':
 	case 'g':
-		stacks(&k, mode, argv[i+1], argc - i == 3 ? argv[i+2] : NULL);
+	case 't':
+		stacks(&k, prog != NULL ? &u : NULL, mode, fn, argv[i+1], argc - i == 3 ? argv[i+2] : NULL);
+		break;
+	case 'i':
+		stacks(&k, prog != NULL ? &u : NULL, mode, fn, argv[i+2], argv[i+1]);
 		break;
 	case 'c':
 		kpcompare(&k, argv[i+1], argv[i+2], omit, nomit);
@@ -214,6 +244,8 @@ main(int argc, char *argv[])
 		free(cell);
 	}
 	free(omit);
+	if(prog != NULL)
+		symfree(&u);
 	symfree(&k);
 	return 0;
 }

@@ -8,8 +8,9 @@
  * execs the command, which with all it forks is all kprof counts.
  * Once it has exited, profile stops kprof, puts the scope back to all,
  * and prints the flat profile of the kernel (/kernel), the ticks by
- * process, and the busiest folded kernel stacks, through the
- * formatters' library that kprof(1) uses.  Its exit status is the
+ * process, and the busiest folded stacks, kernel and user, the user
+ * frames named by the command's program, through the formatters'
+ * library that kprof(1) uses.  Its exit status is the
  * command's.  The time at the prompt before and after is never
  * counted, so a line typed at the console measures the command alone.
  */
@@ -38,6 +39,17 @@ ctl(int fd, const char *msg)
 		fatal("/dev/kpctl: %s: %s", msg, strerror(errno));
 }
 
+/* The program that name runs, as the shell finds it: in /bin unless it has a slash. */
+static char*
+program(char *path, int n, char *name)
+{
+	if(strchr(name, '/') == NULL && strlen(name) < (size_t)n - 5){
+		snprintf(path, n, "/bin/%s", name);
+		return path;
+	}
+	return name;
+}
+
 /* In the child: wait for the go, then become the command. */
 static void
 child(int go, char **argv)
@@ -47,11 +59,7 @@ child(int go, char **argv)
 	if(read(go, &c, 1) != 1)
 		exit(1);	/* profile failed, and said so */
 	close(go);
-	if(strchr(argv[0], '/') == NULL && strlen(argv[0]) < sizeof path - 5){
-		snprintf(path, sizeof path, "/bin/%s", argv[0]);
-		exec(path, argv);
-	}else
-		exec(argv[0], argv);
+	exec(program(path, sizeof path, argv[0]), argv);
 	fprintf(stderr, "profile: %s: %s\n", argv[0], strerror(errno));
 	exit(1);
 }
@@ -59,11 +67,12 @@ child(int go, char **argv)
 int
 main(int argc, char *argv[])
 {
-	Symtab k;
+	Symtab k, u;
 	Stacks st;
 	uint32_t *cell;
 	char msg[32];
-	int fd[2], kp, pid, w, status;
+	char path[256];
+	int fd[2], kp, pid, w, status, named;
 	const char *err;
 
 	argv0 = "profile";
@@ -100,15 +109,18 @@ main(int argc, char *argv[])
 	/* The stacks are named first: kpflat reorders the symbols. */
 	cell = kpread(kpdata, kpnbins(&k));
 	memset(&st, 0, sizeof st);
-	if(cell[KPKERNEL] != 0)
-		stackload(&st, &k, "/dev/kpstack");
+	named = symload(&u, program(path, sizeof path, argv[1])) == NULL;
+	if(cell[KPTOTAL] != 0)
+		stackload(&st, &k, named ? &u : NULL, "/dev/kpstack");
 	kpflat(&k, cell, kpclock(&k, kpdata, 0));
 	free(cell);
 	printf("\nticks by process:\n");
 	kpprocprint("/dev/kpproc");
-	printf("\nbusiest kernel stacks:\n");
+	printf("\nbusiest stacks:\n");
 	stacktop(&st, Ntop);
 	stackfree(&st);
+	if(named)
+		symfree(&u);
 	symfree(&k);
 	return status;
 }

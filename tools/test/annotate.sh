@@ -84,7 +84,9 @@ expect bin-with-no-start 0 -a g ak ad
 want '' 'kprof: -a: ak has no function nosuch\n'
 expect no-such-function 1 -a nosuch ak ad
 want '' 'usage: kprof [-h hz] kernel kpdata
-       kprof -s|-g kernel kpstack [kpdata]
+       kprof -s|-g [-u prog] kernel kpstack [kpdata]
+       kprof -i [-u prog] kernel kpdata kpstack
+       kprof -t function [-u prog] kernel kpstack [kpdata]
        kprof -c [-x sym]... kernel exact sampled
        kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz
        kprof -a function kernel kpdata

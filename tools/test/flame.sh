@@ -78,11 +78,64 @@ h;f;f 3
 h;g;f 9
 '
 expect folded 0 -s sk s1
-mkdata d1 40 28 14
+mkdata d1 28 28 14
 expect folded-sum 0 -s sk s1 d1
-mkdata d2 40 27 14
-want '' 'kprof: s1: the stacks add up to 28 ticks, not the 27 kernel ticks of d2\n'
+mkdata d2 27 27 14
+want '' 'kprof: s1: the stacks add up to 28 ticks, not the 27 ticks of d2\n'
 expect folded-sum-differs 1 -s sk s1 d2
+
+# Self and inclusive ticks (-i), by inclusive; callers and callees (-t).
+want 'total: 28
+self	  %%	incl	  %%	sym
+6	 21.4	25	 89.3	h
+13	 46.4	13	 46.4	f
+0	  0.0	9	 32.1	g
+7	 25.0	7	 25.0	a<b&c_d_e
+2	  7.1	2	  7.1	0xc0100004
+0	  0.0	1	  3.6	0xc0100005
+'
+expect inclusive 0 -i sk d1 s1
+want '' 'kprof: s1: the stacks add up to 28 ticks, not the 27 ticks of d2\n'
+expect inclusive-checks-sum 1 -i sk d2 s1
+want 'ticks	  %%	callers, f, callees
+	9	 69.2%%	    g
+	3	 23.1%%	    h
+	1	  7.7%%	    0xc0100005
+13	 46.4%%	f (self 13, 46.4%% of all)
+'
+expect peek-leaf 0 -t f sk s1
+want 'ticks	  %%	callers, h, callees
+	25	100.0%%	    (none)
+25	 89.3%%	h (self 6, 21.4%% of all)
+	9	 36.0%%	    g
+	7	 28.0%%	    a<b&c_d_e
+	3	 12.0%%	    f
+'
+expect peek-root 0 -t h sk s1 d1
+want '' 'kprof: nosuch: in no stack\n'
+expect peek-no-such 1 -t nosuch sk s1
+
+# User stacks, after the mark ffffffff: named by the program given
+# with -u (sk again here), as addresses without it; the mark alone is
+# the user ticks with no stack, [user].
+printf '3 c0100061 ffffffff c0100012 c0100052\n2 ffffffff c0100012 c0100031 c0100052\n1 ffffffff\n' >u1
+want '[user] 1
+h;f;a<b&c_d_e 3
+h;g;f 2
+'
+expect user-named 0 -s -u sk sk u1
+want '0xc0100052;0xc0100012;a<b&c_d_e 3
+0xc0100052;0xc0100031;0xc0100012 2
+[user] 1
+'
+expect user-addresses 0 -s sk u1
+mkdata du 6 3 14
+expect user-sum 0 -s sk u1 du
+printf '5 c0100012 ffffffff 00001000 ffffffff\n' >b
+want '' 'kprof: b:1: two marks of the user stack (ffffffff)\n'
+expect user-two-marks 1 -s sk b
+want '' 'kprof: nosuch: No such file or directory\n'
+expect user-no-program 1 -s -u nosuch sk u1
 mkdata d3 40 28 13
 want '' 'kprof: d3: truncated at byte 60 of the 64 that kernel text'"'"'s 14 bins take (or of another kernel)\n'
 expect folded-kpdata-bins 1 -s sk s1 d3
@@ -231,12 +284,12 @@ printf '5 c0100012 c0100071\n' >b
 bad1 caller-past-etext 'kprof: b:1: pc c0100071 is outside kernel text (c0100000 to c0100070)\n' b
 printf '5 c01000\0 c0100012\n' >b
 bad1 nul-byte "kprof: b:1: pc \`c01000?' is not a hex number\n" b
-python3 -c "print('5' + ' c0100012' * 32); print('5' + ' c0100012' * 33)" >b
-bad1 too-many-frames 'kprof: b:2: more than 32 frames\n' b
+python3 -c "print('5' + ' c0100012' * 49); print('5' + ' c0100012' * 50)" >b
+bad1 too-many-frames 'kprof: b:2: more than 49 frames\n' b
 python3 -c "print('5 ' + 'c' * 20000000)" >b
 bad1 huge-word "kprof: b:1: pc \`cccccccccccccccccccccccc...' is longer than 8 hex digits\n" b
 python3 -c "print('5' + ' c0100012' * 2000000)" >b
-bad1 huge-line 'kprof: b:1: more than 32 frames\n' b
+bad1 huge-line 'kprof: b:1: more than 49 frames\n' b
 want '' 'kprof: nosuch: No such file or directory\n'
 expect missing-kpstack 1 -s sk nosuch
 printf '0 c0100012\n' >z
@@ -244,7 +297,7 @@ want '' 'kprof: z: no ticks to draw\n'
 expect svg-no-ticks 1 -g sk z
 want ''
 expect folded-no-ticks 0 -s sk z
-want '' 'usage: kprof [-h hz] kernel kpdata\n       kprof -s|-g kernel kpstack [kpdata]\n       kprof -c [-x sym]... kernel exact sampled\n       kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz\n       kprof -a function kernel kpdata\n       kprof -D kernel before.kpdata after.kpdata\n       kprof -P kpproc\n'
+want '' 'usage: kprof [-h hz] kernel kpdata\n       kprof -s|-g [-u prog] kernel kpstack [kpdata]\n       kprof -i [-u prog] kernel kpdata kpstack\n       kprof -t function [-u prog] kernel kpstack [kpdata]\n       kprof -c [-x sym]... kernel exact sampled\n       kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz\n       kprof -a function kernel kpdata\n       kprof -D kernel before.kpdata after.kpdata\n       kprof -P kpproc\n'
 expect usage-s-one-file 1 -s sk
 expect usage-s-four-files 1 -s sk b d1 d1
 expect usage-s-and-g 1 -s -g sk b
@@ -387,9 +440,9 @@ check profile-flat grep -qx 'KTZERO c0100000	HZ 100' prof/profile.txt
 check profile-lines grep -qE '^[0-9]+	 *[0-9]+\.[0-9]	[a-z_.0-9]+	kern/[a-z]+\.[ch]:[0-9]+	.' prof/lines.txt
 check profile-svg xmllint --noout prof/flame.svg
 sum=$(awk '{ s += $NF } END { print s }' prof/stacks.txt)
-cell1=$(python3 -c "import struct; print(struct.unpack('>2I', open('prof/kpdata', 'rb').read(8))[1])")
-check profile-stacks-sum [ -n "$sum" -a "$sum" = "$cell1" ]
-check profile-stacks-root [ "$(grep -c '^alltraps;trap;syscall;' prof/stacks.txt)" -gt 5 ]
+cell0=$(python3 -c "import struct; print(struct.unpack('>2I', open('prof/kpdata', 'rb').read(8))[0])")
+check profile-stacks-sum [ -n "$sum" -a "$sum" = "$cell0" ]
+check profile-stacks-root [ "$(grep -c '^0x[0-9a-f]*;.*;alltraps;trap;syscall;' prof/stacks.txt)" -gt 5 ]
 sed -n '/^runtest: /,/^guest-s /p' prof/console.txt | sed '1d;$d' >guest.s
 check guest-s-status grep -qx 'guest-s 0' prof/console.txt
 check guest-s-same-as-host cmp -s guest.s prof/stacks.txt

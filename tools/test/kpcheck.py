@@ -8,13 +8,17 @@
 #	binsum		the sum of the bins
 #	self		kprof's own cost, the cell after the bins
 #	stacksum	the sum of kpstack's counts
-#	lines, depth	kpstack's lines, and the most pcs in one
+#	kstacksum	that of the lines whose leaf is in kernel text
+#	ustacksum	that of the lines with a user stack (KPUMARK)
+#	lines, depth	kpstack's lines, and the most kernel pcs in one
+#	udepth		the most user pcs in one
 #	leafonly	lines of one pc
-#	badlines	lines not of kpstack's form, or with pcs outside text
+#	badlines	lines not of kpstack's form, with kernel pcs outside
+#			text, or user pcs at or above it
 #	repeats		lines whose stack an earlier line has
 #	bins FN		ticks in FN's bins (each bin is its start address's)
 #	chain FN	ticks of the stacks whose leaf is in FN and whose next
-#			pcs are in the CALLERs, in order
+#			kernel pcs are in the CALLERs, in order
 #	leaf FN		ticks of the stacks whose leaf is in FN
 import bisect, os, re, struct, subprocess, sys
 
@@ -24,6 +28,7 @@ K = {}
 hdr = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../kern/kprof.h')
 for name, val in re.findall(r'^\s*(KP[A-Z0-9]+)\s*=\s*([^,]+),', open(hdr).read(), re.M):
 	K[name] = eval(val, {}, dict(K))
+UMARK = int(re.search(r'#define\s+KPUMARK\s+0x([0-9A-Fa-f]+)', open(hdr).read()).group(1), 16)
 
 kernel, path = sys.argv[1], sys.argv[2]
 syms = []
@@ -47,28 +52,38 @@ bin, cell = K['KPBINSIZE'], K['KPCELL']
 n = K['KPBIN'] + (etext - text + bin - 1) // bin + K['KPSELF']
 c = struct.unpack('>%d%s' % (n, {4: 'I', 8: 'Q'}[cell]), d[:cell * n])
 lines = d[cell * n:].decode('ascii', 'replace').splitlines()
-stacks, bad = [], 0
+stacks, ustacks, bad = [], [], 0
 for l in lines:
 	if not re.fullmatch(r'[0-9]+( [0-9a-f]{%d}){1,%d}' % (K['KPPCDIGITS'], K['KPMAXFRAMES']), l):
 		bad += 1
 		continue
 	f = l.split()
 	pcs = [int(x, 16) for x in f[1:]]
-	if not all(text <= p < etext for p in pcs):
+	upcs = pcs[pcs.index(UMARK) + 1:] if UMARK in pcs else None
+	if upcs is not None:
+		pcs = pcs[:pcs.index(UMARK)]
+	if (not all(text <= p < etext for p in pcs) or len(pcs) > K['KPKFRAMES']
+	    or upcs is not None and (not all(p < text for p in upcs) or len(upcs) > K['KPUFRAMES'])):
 		bad += 1
 		continue
-	stacks.append((int(f[0]), pcs))
+	if pcs:
+		stacks.append((int(f[0]), pcs))
+	if upcs is not None:
+		ustacks.append((int(f[0]), upcs, len(pcs)))
 bins = c[K['KPBIN']:n - K['KPSELF']]
 print('ticks', c[K['KPTOTAL']])
 print('kernel', c[K['KPKERNEL']])
 print('binsum', sum(bins))
 print('self', c[n - 1])
-print('stacksum', sum(s for s, _ in stacks))
+print('stacksum', sum(s for s, _ in stacks) + sum(s for s, _, k in ustacks if k == 0))
+print('kstacksum', sum(s for s, _ in stacks))
+print('ustacksum', sum(s for s, _, _ in ustacks))
 print('lines', len(lines))
 print('depth', max((len(p) for _, p in stacks), default=0))
-print('leafonly', sum(1 for _, p in stacks if len(p) == 1))
+print('udepth', max((len(p) for _, p, _ in ustacks), default=0))
+print('leafonly', sum(1 for _, p in stacks if len(p) == 1) + sum(1 for _, p, k in ustacks if k + len(p) == 1))
 print('badlines', bad)
-print('repeats', len(stacks) - len(set(tuple(p) for _, p in stacks)))
+print('repeats', len(lines) - bad - len(set(l for l in lines)))
 for a in sys.argv[3:]:
 	name, _, callers = a.partition(':')
 	chain = [name] + [x for x in callers.split(',') if x]

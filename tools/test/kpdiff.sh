@@ -75,7 +75,9 @@ want '' 'kprof: short: truncated at byte 20 of the 56 that kernel text'"'"'s 12 
 mkdata short 3 1 1 1
 expect bad-bins 1 -D sk before short
 want '' 'usage: kprof [-h hz] kernel kpdata
-       kprof -s|-g kernel kpstack [kpdata]
+       kprof -s|-g [-u prog] kernel kpstack [kpdata]
+       kprof -i [-u prog] kernel kpdata kpstack
+       kprof -t function [-u prog] kernel kpstack [kpdata]
        kprof -c [-x sym]... kernel exact sampled
        kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz
        kprof -a function kernel kpdata

@@ -83,7 +83,7 @@ check accuracy-enough-ticks [ $((${a:-0} + ${c:-0})) -ge 10000 ]
 check accuracy-within-1-point python3 -c "import sys; a, c = $a, $c; sys.exit(abs(100.0 * c / (a + c) - 25) > 1)"
 check accuracy-not-at-splx python3 -c "import sys; sys.exit(not 1000 * ($(fact bins splx) + $(fact bins unlock) + $(fact bins popcli)) < 2 * $(fact kernel))"
 check kpstack-form [ "$(fact badlines)" = 0 -a "$(fact repeats)" = 0 ]
-check kpstack-sums-to-cell-1 [ "$(fact stacksum)" = "$(fact kernel)" -a "$(fact binsum)" = "$(fact kernel)" ]
+check kpstack-sums-to-cells [ "$(fact stacksum)" = "$(fact ticks)" -a "$(fact kstacksum)" = "$(fact kernel)" -a "$(fact binsum)" = "$(fact kernel)" ]
 check kpstack-chain-is-bins [ "$(fact chain chainc)" = "$c" -a "$(fact leaf chainc)" = "$c" -a "$c" -gt 0 ]
 check kpstack-spina-is-bins [ "$(fact chain spina)" = "$a" -a "$(fact leaf spina)" = "$a" ]
 

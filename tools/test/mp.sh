@@ -111,7 +111,7 @@ check accuracy-2-not-at-splx python3 -c "import sys; sys.exit(not 1000 * ($(fact
 check accuracy-2-not-idle python3 -c "import sys; sys.exit(not 100 * $(fact bins idle) < 2 * $(fact kernel))"
 kernel=$(awk '$1 == "cpu" && $6 >= 2000 { n++ } END { print n + 0 }' <<<"$out")
 check accuracy-2-both-cpus [ "$kernel" = 2 ]
-check kpstack-2-sums-to-cell-1 [ "$(fact stacksum)" = "$(fact kernel)" -a "$(fact badlines)" = 0 -a "$(fact repeats)" = 0 ]
+check kpstack-2-sums-to-cells [ "$(fact stacksum)" = "$(fact ticks)" -a "$(fact kstacksum)" = "$(fact kernel)" -a "$(fact badlines)" = 0 -a "$(fact repeats)" = 0 ]
 check kpstack-2-chain-is-bins [ "$(fact chain chainc)" = "$c" -a "$c" -gt 0 ]
 
 # Two processes share a descriptor (by fork and dup) on two processors:

@@ -109,7 +109,7 @@ cat >s1 <<'EOF'
 7 c0100061 c0100070 c0100051
 6 c0100051
 EOF
-mkdata d2 30 28 0 0 0 0 0 0 0 0 0 0 0 0 0
+mkdata d2 28 28 0 0 0 0 0 0 0 0 0 0 0 0 0
 "${hostbins[0]}" -s sk s1 >s1.folded
 if both stacks -p -h 1000 sk d2 s1; then
 	ok stacks-writes
@@ -163,8 +163,8 @@ else
 fi
 
 # Bad input: a clear message, nothing written.
-want '' 'kprof: s1: the stacks add up to 28 ticks, not the 27 kernel ticks of d3\n'
-mkdata d3 30 27 0 0 0 0 0 0 0 0 0 0 0 0 0
+want '' 'kprof: s1: the stacks add up to 28 ticks, not the 27 ticks of d3\n'
+mkdata d3 27 27 0 0 0 0 0 0 0 0 0 0 0 0 0
 expect bad-stack-sum 1 -p -h 100 sk d3 s1
 want '' 'kprof: d4: truncated at byte 60 of the 64 that kernel text'"'"'s 14 bins take (or of another kernel)\n'
 python3 -c 'import struct; open("d4", "wb").write(struct.pack(">15I", *[0] * 15))'
@@ -173,7 +173,9 @@ printf '5 c0100012 xyz\n' >s2
 want '' "kprof: s2:1: pc \`xyz' is not a hex number\n"
 expect bad-kpstack 1 -p -h 100 sk d1 s2
 want '' 'usage: kprof [-h hz] kernel kpdata
-       kprof -s|-g kernel kpstack [kpdata]
+       kprof -s|-g [-u prog] kernel kpstack [kpdata]
+       kprof -i [-u prog] kernel kpdata kpstack
+       kprof -t function [-u prog] kernel kpstack [kpdata]
        kprof -c [-x sym]... kernel exact sampled
        kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz
        kprof -a function kernel kpdata

@@ -89,7 +89,7 @@ python3 - h/kpdata <<'EOF'
 import struct, sys
 open(sys.argv[1], 'wb').write(struct.pack('>8I', 30, 24, 5, 0, 4, 0, 15, 0))
 EOF
-printf '5 c0100000\n4 c0100010\n10 c0100020 c0100011\n5 c0100021\n' >h/kpstack
+printf '5 c0100000\n4 c0100010\n10 c0100020 c0100011\n5 c0100021\n6 ffffffff\n' >h/kpstack
 echo 'off hz 100 bin 8 text 0xc0100000 etext 0xc0100030 cpus 1 cut 0' >h/kpctl
 echo 'cpu 0 total 30 kernel 24' >h/kpcpu
 kprof=$top/o/host/kprof

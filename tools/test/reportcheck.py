@@ -116,8 +116,6 @@ try:
         frames, n = l.rsplit(' ', 1)
         total += int(n)
         match += int(n) if any(query in f for f in frames.split(';')) else 0
-    user = drv.execute_script("return data.user;")
-    total += user
     drv.find_element(By.ID, 'search').send_keys(query)
     got = boxes(drv)
     marked = [x[0] for x in got if x[3]]

@@ -102,7 +102,7 @@ check full-keeps-busiest [ "$(awk '{ print $7, ($5 > 1000) }' <<<"$busiest")" = 
 python3 tools/test/typeat.py -d -p 1 >"$T/console" 2>"$T/err" <<'EOF'
 wait ^\$ 
 type profile spin 1\r
-wait busiest kernel stacks:
+wait busiest stacks:
 wait \$ 
 pause 3
 type cat /dev/kpctl\r

@@ -1,7 +1,7 @@
 /*
- * Kernel call stacks for kprof -s and -g: kpstack's lines read and
- * named by the kernel's symbols (user/lib/kpstack.c), and drawn as a
- * flame graph (user/lib/flame.c).
+ * Call stacks for kprof -s and -g: kpstack's lines read and named by
+ * the kernel's symbols and the program's (user/lib/kpstack.c), and
+ * drawn as a flame graph (user/lib/flame.c).
  *
  * The same source builds for the guest and for the host, so this header
  * uses only standard names.
@@ -39,11 +39,14 @@ struct Stacks {
 	int	depth;		/* the most frames in a path */
 };
 
-void	stackload(Stacks *s, Symtab *k, const char *path);
+void	stackload(Stacks *s, Symtab *k, Symtab *u, const char *path);
 void	stackcheck(Stacks *s, const char *path, const uint32_t *cell, const char *kpdata);
 void	stackprint(Stacks *s);
+void	putname(const char *name);
 void	stacktop(Stacks *s, int max);
 void	stackfree(Stacks *s);
 void	flamegraph(Stacks *s);
+void	stackincl(Stacks *s);
+void	stackpeek(Stacks *s, const char *fn);
 
 #endif

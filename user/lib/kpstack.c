@@ -1,15 +1,20 @@
 /*
- * Kernel call stacks, for kprof -s and -g: read kpstack (kprof(3)),
- * name each frame by the kernel's symbols, and fold the stacks, root
- * first, merging those whose names are the same.
+ * Call stacks, for kprof -s and -g: read kpstack (kprof(3)), name each
+ * frame by the kernel's symbols, or a user frame by the program's, and
+ * fold the stacks, root first, merging those whose names are the same.
  *
  * A line of kpstack is `count pc0 pc1 ... pcK': a decimal count of
- * ticks, then 1 to KPMAXFRAMES pcs in hex, leaf first.  pc0 is where the
- * tick found the CPU; the others are return addresses, so each is named
+ * ticks, then 1 to KPMAXFRAMES pcs in hex, leaf first: the kernel's
+ * stack, then, after the mark KPUMARK, the user's (kern/kprof.h).  The
+ * first pc of each is where the tick, or the trap into the kernel,
+ * found the CPU; the others are return addresses, so each is named
  * by the byte before it, the call, which may be the last instruction
  * of its function.  A pc is credited as the flat profile credits it (to
  * the function whose text holds it, padding to the function before);
- * a pc before the first symbol is named by its address in hex.
+ * a pc before the first symbol, or a user pc when no program is given
+ * or outside its text, is named by its address in hex.  The mark is no
+ * frame of the folded stack, but for a line of the mark alone, the
+ * user ticks that kept no stack: that is the frame [user].
  *
  * Every line ends with a newline: a file that does not was cut short,
  * and says where.  Anything else in the file is an error, reported
@@ -27,6 +32,7 @@
 
 enum {
 	HEXNAME		= sizeof "0xc0100000",	/* bytes of a made-up name, NUL and all */
+	NOKEY		= 0xFFFFFFFF,	/* a pc of no symbol */
 	QUOTE		= 24,	/* bytes of a bad word quoted in a message */
 };
 
@@ -105,7 +111,7 @@ parse(Stacks *s, Symtab *k, const char *path, const char *p, const char *end)
 	unsigned long line;
 	uint64_t count;
 	uint32_t pc;
-	int n, d;
+	int n, d, user;
 
 	npath = cappath = nframe = capframe = 0;
 	for(line = 1; p < end; line++){
@@ -122,7 +128,7 @@ parse(Stacks *s, Symtab *k, const char *path, const char *p, const char *end)
 			bad(path, line, "count `%s' is not a decimal number", quote(p, e));
 		if(count > 0xFFFFFFFF)
 			bad(path, line, "count `%s' is more than 2^32-1", quote(p, e));
-		for(n = 0;; n++){
+		for(n = 0, user = -1;; n++){
 			for(p = e; p < end && blank(*p); p++)
 				;
 			if(p == end || *p == '\n')
@@ -139,8 +145,12 @@ parse(Stacks *s, Symtab *k, const char *path, const char *p, const char *end)
 				pc = pc<<4 | d;
 			if(q != e)
 				bad(path, line, "pc `%s' is not a hex number", quote(p, e));
+			if(pc == KPUMARK && user >= 0)
+				bad(path, line, "two marks of the user stack (%08x)", (unsigned)KPUMARK);
+			if(pc == KPUMARK)
+				user = n;
 			/* A return address may be the end of text: its call is the last instruction. */
-			if(n == 0 ? pc - k->textbase >= k->textsize : pc - 1 - k->textbase >= k->textsize)
+			else if(user < 0 && (n == 0 ? pc - k->textbase >= k->textsize : pc - 1 - k->textbase >= k->textsize))
 				bad(path, line, "pc %08x is outside kernel text (%08x to %08x)",
 					(unsigned)pc, (unsigned)k->textbase, (unsigned)(k->textbase + k->textsize));
 			s->frame = grow(s->frame, &capframe, nframe + 1, sizeof s->frame[0]);
@@ -220,20 +230,45 @@ bypath(const void *va, const void *vb)
 }
 
 /*
- * Turn each frame's pc into the number of its name: a key first (the
- * symbol's number, or for a pc in no function nsym + the pc's number
- * among those), then the key's place among the names in use, sorted,
- * where symbols of one name share a place.  Each path is reversed to
- * be root first on the way.
+ * The key of the symbol that names pc, a frame of a path: a kernel
+ * symbol's number, or k's count and a user symbol's number; NOKEY for a
+ * pc of no symbol.  A leaf is named by its pc, a return address by the
+ * call before it.
+ */
+static uint32_t
+symkey(Symtab *k, Symtab *u, uint32_t pc, int user, int leaf)
+{
+	Symtab *t = user ? u : k;
+	int sym;
+
+	if(t == NULL)
+		return NOKEY;
+	pc -= !leaf;
+	if(user && pc - t->textbase >= t->textsize)
+		return NOKEY;
+	sym = symfind(t, pc);
+	if(t->sym[sym].rank == 0)
+		return NOKEY;
+	return user ? k->nsym + sym : sym;
+}
+
+/*
+ * Turn each frame's pc into the number of its name: a key first (as
+ * symkey, or for a pc of no symbol the symbols' count + the pc's number
+ * among those, or for the mark the last), then the key's place among
+ * the names in use, sorted, where symbols of one name share a place.
+ * Each path is reversed to be root first on the way, and its mark left
+ * out unless it is alone.
  */
 static void
-name(Stacks *s, Symtab *k)
+name(Stacks *s, Symtab *k, Symtab *u)
 {
-	uint32_t *unk, *rank, *f, t;
+	uint32_t *unk, *rank, *f, t, nsym, key;
 	Name *used;
 	size_t nunk, nkey, nused, nf, i;
-	int j, n, sym;
+	int j, n, m, user;
 
+	nsym = k->nsym + (u != NULL ? u->nsym : 0);
 	nf = 0;
 	for(j = 0; j < s->npath; j++)
 		nf += s->path[j].n;
@@ -243,11 +278,11 @@ name(Stacks *s, Symtab *k)
 	nunk = 0;
 	for(j = 0; j < s->npath; j++){
 		f = s->path[j].f;
-		for(n = 0; n < s->path[j].n; n++){
-			sym = symfind(k, n == 0 ? f[n] : f[n] - 1);
-			if(k->sym[sym].rank == 0)
+		for(n = 0, user = -1; n < s->path[j].n; n++)
+			if(f[n] == KPUMARK)
+				user = n;
+			else if(symkey(k, u, f[n], user >= 0, n == 0 || n == user + 1) == NOKEY)
 				unk[nunk++] = f[n];
-		}
 	}
 	qsort(unk, nunk, sizeof unk[0], bynum);
 	for(i = 0, n = 0; i < nunk; i++)
@@ -255,7 +290,7 @@ name(Stacks *s, Symtab *k)
 			unk[n++] = unk[i];
 	nunk = n;
 
-	nkey = (size_t)k->nsym + nunk;
+	nkey = nsym + nunk + 1;
 	rank = malloc(nkey * sizeof rank[0]);
 	used = malloc((nkey + 1) * sizeof used[0]);
 	s->hex = malloc(nunk * HEXNAME + 1);
@@ -266,24 +301,28 @@ name(Stacks *s, Symtab *k)
 	nused = 0;
 	for(j = 0; j < s->npath; j++){
 		f = s->path[j].f;
-		for(n = 0; n < s->path[j].n; n++){
-			sym = symfind(k, n == 0 ? f[n] : f[n] - 1);
-			if(k->sym[sym].rank == 0)
-				f[n] = k->nsym + find(unk, nunk, f[n]);
+		for(n = 0, user = -1; n < s->path[j].n; n++){
+			if(f[n] == KPUMARK){
+				user = n;
+				key = nkey - 1;
+			}else if((key = symkey(k, u, f[n], user >= 0, n == 0 || n == user + 1)) == NOKEY)
+				key = nsym + find(unk, nunk, f[n]);
+			f[n] = key;
+			if(rank[key] != 0xFFFFFFFF)
+				continue;
+			rank[key] = 0;
+			used[nused].key = key;
+			if(key == nkey - 1)
+				used[nused].s = "[user]";
+			else if(key >= nsym){
+				i = key - nsym;
+				snprintf(s->hex + i*HEXNAME, HEXNAME, "0x%08x", (unsigned)unk[i]);
+				used[nused].s = s->hex + i*HEXNAME;
+			}else if(key >= (uint32_t)k->nsym)
+				used[nused].s = u->sym[key - k->nsym].name;
 			else
-				f[n] = sym;
-			if(rank[f[n]] == 0xFFFFFFFF){
-				rank[f[n]] = 0;
-				used[nused].key = f[n];
-				if(f[n] < (uint32_t)k->nsym)
-					used[nused].s = k->sym[f[n]].name;
-				else{
-					i = f[n] - k->nsym;
-					snprintf(s->hex + i*HEXNAME, HEXNAME, "0x%08x", (unsigned)unk[i]);
-					used[nused].s = s->hex + i*HEXNAME;
-				}
-				nused++;
-			}
+				used[nused].s = k->sym[key].name;
+			nused++;
 		}
 	}
 	qsort(used, nused, sizeof used[0], byname);
@@ -304,8 +343,10 @@ name(Stacks *s, Symtab *k)
 			f[i] = f[n-1-i];
 			f[n-1-i] = t;
 		}
-		for(i = 0; i < (size_t)n; i++)
-			f[i] = rank[f[i]];
+		for(i = 0, m = 0; i < (size_t)n; i++)
+			if(f[i] != nkey - 1 || n == 1)
+				f[m++] = rank[f[i]];
+		s->path[j].n = m;
 	}
 	free(used);
 	free(rank);
@@ -343,10 +384,11 @@ merge(Stacks *s)
 
 /*
  * Read the kpstack file at path into s, its frames named by the
- * symbols of k, folded and merged.  Exits with a message on any error.
+ * symbols of k, the kernel, and u, the program (NULL for none),
+ * folded and merged.  Exits with a message on any error.
  */
 void
-stackload(Stacks *s, Symtab *k, const char *path)
+stackload(Stacks *s, Symtab *k, Symtab *u, const char *path)
 {
 	char *buf;
 	size_t len;
@@ -359,24 +401,24 @@ stackload(Stacks *s, Symtab *k, const char *path)
 		fatal("%s: truncated at byte %lu: the last line has no newline", path, (unsigned long)len);
 	parse(s, k, path, buf, buf + len);
 	free(buf);
-	name(s, k);
+	name(s, k, u);
 	merge(s);
 }
 
 /*
- * Check that the stacks s, from path, add up to the kernel ticks of
- * the kpdata cells from kpdata (a count stopped at 2^32-1 may be less).
+ * Check that the stacks s, from path, add up to the ticks of the
+ * kpdata cells from kpdata (a count stopped at 2^32-1 may be less).
  */
 void
 stackcheck(Stacks *s, const char *path, const uint32_t *cell, const char *kpdata)
 {
-	if(s->total != cell[KPKERNEL] && !(cell[KPKERNEL] == 0xFFFFFFFF && s->total > cell[KPKERNEL]))
-		fatal("%s: the stacks add up to %llu ticks, not the %u kernel ticks of %s",
-			path, (unsigned long long)s->total, (unsigned)cell[KPKERNEL], kpdata);
+	if(s->total != cell[KPTOTAL] && !(cell[KPTOTAL] == 0xFFFFFFFF && s->total > cell[KPTOTAL]))
+		fatal("%s: the stacks add up to %llu ticks, not the %u ticks of %s",
+			path, (unsigned long long)s->total, (unsigned)cell[KPTOTAL], kpdata);
 }
 
 /* Print a name as one word of folded output: no `;', blank or control byte. */
-static void
+void
 putname(const char *s)
 {
 	size_t n;

@@ -3,7 +3,7 @@
  * length of kpdata, the invariants of its cells, start/stop/startclr,
  * bad control messages, reads at any offset and length, and that
  * kpdata cannot be written; and kpstack: its lines' form, their counts
- * summing to cell 1, reads at any offset and length, startclr clearing
+ * summing to cell 0, reads at any offset and length, startclr clearing
  * it, and that it cannot be written.  Prints "ok NAME" or "FAIL NAME: why" for
  * each check and "kptest: ok" if all passed.
  */
@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <errno.h>
 #include "kern/sys.h"
+#include "kern/kprof.h"
 #include "clock.h"
 
 static int failures;
@@ -131,8 +132,9 @@ readstack(long *len, long n)
 }
 
 /*
- * Is s kpstack's form, lines of a decimal count and 1 to 32 pcs of 8
- * hex digits in [text, etext), with counts summing to sum?
+ * Is s kpstack's form, lines of a decimal count and 1 to KPMAXFRAMES
+ * pcs of 8 hex digits: up to KPKFRAMES in [text, etext), then, after
+ * KPUMARK, up to KPUFRAMES below text; with counts summing to sum?
  */
 static int
 stackform(char *s, unsigned long text, unsigned long etext, unsigned long long sum)
@@ -140,19 +142,23 @@ stackform(char *s, unsigned long text, unsigned long etext, unsigned long long s
 	unsigned long long t = 0;
 	unsigned long v;
 	char *e;
-	int n;
+	int n, k, u;
 
 	while(*s != '\0'){
 		if(*s < '0' || *s > '9')
 			return 0;
 		t += strtoul(s, &e, 10);
-		for(s = e, n = 0; *s == ' '; n++){
+		for(s = e, n = 0, k = 0, u = -1; *s == ' '; n++){
 			v = strtoul(s + 1, &e, 16);
-			if(e != s + 9 || v < text || v >= etext)
+			if(e != s + 9)
+				return 0;
+			if(v == KPUMARK && u < 0)
+				u = 0;
+			else if(u >= 0 ? v >= text || ++u > KPUFRAMES : v < text || v >= etext || ++k > KPKFRAMES)
 				return 0;
 			s = e;
 		}
-		if(*s++ != '\n' || n < 1 || n > 32)
+		if(*s++ != '\n' || n < 1)
 			return 0;
 	}
 	return t == sum;
@@ -238,7 +244,7 @@ main(void)
 	ctl("stop");
 	d2 = readdata(&len2, size);
 	sa = readstack(&len, 100000);
-	check(len > 0 && stackform(sa, text, etext, cell(d2, 1)), "kpstack-form-and-sum", "bad lines, or counts not summing to cell 1");
+	check(len > 0 && stackform(sa, text, etext, cell(d2, 0)), "kpstack-form-and-sum", "bad lines, or counts not summing to cell 0");
 	sb = readstack(&len2, 1);
 	check(len2 == len && strcmp(sa, sb) == 0, "kpstack-bytewise", "byte-by-byte read differs from a whole read");
 	free(sb);
@@ -265,7 +271,7 @@ main(void)
 	d2 = readdata(&len2, size);
 	free(sa);
 	sa = readstack(&len, 4096);
-	check(stackform(sa, text, etext, cell(d2, 1)) && cell(d2, 1) < 5, "kpstack-startclr-clears", "stacks left after startclr");
+	check(stackform(sa, text, etext, cell(d2, 0)) && cell(d2, 0) < 5, "kpstack-startclr-clears", "stacks left after startclr");
 	free(sa);
 	free(d2);
 	status(st, sizeof st);
