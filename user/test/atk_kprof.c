@@ -70,7 +70,7 @@ ctl(const char *msg)
 	}
 }
 
-/* The status line's words after `pid', and whether kprof is on. */
+/* The status line's word after `pid', and whether kprof is on. */
 static void
 status(char *scope, int n, int *on)
 {
@@ -81,8 +81,9 @@ status(char *scope, int n, int *on)
 	*on = strncmp(s, "on ", 3) == 0;
 	p = strstr(s, " pid ");
 	snprintf(scope, n, "%s", p != NULL ? p + 5 : "?");
-	if((p = strchr(scope, '\n')) != NULL)
-		*p = '\0';
+	for(p = scope; *p != '\0' && *p != ' ' && *p != '\n'; p++)
+		;
+	*p = '\0';
 }
 
 /* Message msg, n bytes, must be refused with err, and change nothing. */
