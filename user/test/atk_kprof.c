@@ -619,13 +619,106 @@ arcs(int rounds)
 		ok("arcs-textsum");
 }
 
+/*
+ * leave: a thread exits with its frame pointer in a heap page whose
+ * page table is that page's alone, while the other thread, then the
+ * image's last, takes the page away with sbrk, which frees the table
+ * too; another process takes the freed page as soon as it can and
+ * fills it with words that, read as page table entries, are user
+ * pages beyond the kernel's memory; and a third reads a long kpproc
+ * again and again, so that the exiting thread waits for procs, with
+ * its page directory still naming the table, before it lets go of it.
+ * kprof's NMI walks that directory meanwhile.
+ */
+static volatile int	leaving;
+
+static void
+leaver(unsigned bp)
+{
+	leaving = 1;
+	asm volatile("mov %0, %%ebp\n"
+		"push $0\n"
+		"push $0\n"
+		"mov %1, %%eax\n"
+		"int %2\n"
+		:: "r"(bp), "i"(SYS_exit), "i"(T_SYSCALL) : "memory");
+	for(;;)
+		;
+}
+
+static void
+leave(int rounds)
+{
+	enum { Pg = 4096, Table = 4*1024*1024 };
+	unsigned *pg, *w;
+	char *brk;
+	int filler, reader, i, j, pid;
+	volatile int k;
+
+	ctl("pid all");
+	ctl("startclr");
+	/* kpproc long: 256 exited processes and the overflow */
+	for(i = 0; i < 280; i++){
+		if((pid = fork()) == 0){
+			spinloop(Spin / 10);
+			_exit(0);
+		}
+		wait(NULL);
+	}
+	if((filler = fork()) == 0){
+		for(;;){
+			if((w = sbrk(Pg)) == (void*)-1)
+				_exit(1);
+			for(j = 0; j < Pg/4; j++)
+				w[j] = 0x20000007;	/* present, user, at 512 MB */
+			sbrk(-Pg);
+		}
+	}
+	if((reader = fork()) == 0)
+		for(;;)
+			if(readstr("/dev/kpproc", big, sizeof big) < 0)
+				_exit(1);
+	/* The page at a table's start: the table holds it alone. */
+	brk = sbrk(0);
+	if(sbrk(Table - (unsigned)brk % Table) == (void*)-1 || (pg = sbrk(Pg)) == (void*)-1)
+		fatal("sbrk");
+	for(i = 0; i < rounds; i++){
+		leaving = 0;
+		for(j = 0; j < Pg/4; j += 2){
+			pg[j] = (unsigned)&pg[j + 2];
+			pg[j + 1] = 0x1234;
+		}
+		if((pid = rfork(RFPROC|RFMEM)) == 0)
+			leaver((unsigned)pg);
+		if(pid < 0)
+			fatal("rfork");
+		for(j = 0; !leaving || j < 40; j += leaving){
+			if(sbrk(-Pg) == (void*)-1)
+				fatal("sbrk");
+			for(k = 0; k < 3000; k++)
+				;
+			if(sbrk(Pg) != pg)
+				fatal("sbrk");
+		}
+		if(wait(NULL) != pid)
+			fatal("wait");
+	}
+	kill(filler);
+	kill(reader);
+	while(wait(NULL) > 0)
+		;
+	sbrk(-Pg - (Table - (unsigned)brk % Table));
+	ctl("stop");
+	ok("leave");
+}
+
 int
 main(int argc, char *argv[])
 {
 	int rounds = argc > 2 ? atoi(argv[2]) : 20;
 
 	if(argc < 2){
-		fprintf(stderr, "usage: atk_kprof ctl|forkpid|exits|offsets|gmon|arcs [rounds]\n");
+		fprintf(stderr, "usage: atk_kprof ctl|forkpid|exits|offsets|gmon|arcs|leave [rounds]\n");
 		return 1;
 	}
 	if(strcmp(argv[1], "ctl") == 0)
@@ -640,6 +733,8 @@ main(int argc, char *argv[])
 		gmon();
 	else if(strcmp(argv[1], "arcs") == 0)
 		arcs(rounds);
+	else if(strcmp(argv[1], "leave") == 0)
+		leave(rounds);
 	else{
 		fprintf(stderr, "atk_kprof: %s: no such case\n", argv[1]);
 		return 1;
