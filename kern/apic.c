@@ -110,7 +110,7 @@ lapicid(void)
 	return lapic[Lid] >> 24;
 }
 
-void
+NOPROF void
 lapiceoi(void)
 {
 	lapic[Leoi] = 0;
@@ -239,7 +239,7 @@ nmiclocktime(int clr)
  * no measuring: two multiplications, where latching channel 0 to take
  * it off a random interval would take 3 port reads and a division.
  */
-void
+NOPROF void
 nmiclocknext(void)
 {
 	uint left, c;

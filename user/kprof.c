@@ -7,10 +7,11 @@
  *	kprof -i [-u prog] kernel kpdata kpstack
  *	kprof -t function [-u prog] kernel kpstack [kpdata]
  *	kprof -c [-x sym]... kernel exact sampled
- *	kprof -p [-h hz] kernel kpdata [kpstack]	(on the host)
+ *	kprof -p [-h hz] [-u prog] kernel kpdata [kpstack]	(on the host)
  *	kprof -a function kernel kpdata		(on the host)
  *	kprof -D kernel before.kpdata after.kpdata	(on the host)
  *	kprof -P kpproc
+ *	kprof -q kernel kpgmon [function]
  *
  * kpdata (kprof(3), kern/kprof.h) counts the clock ticks in each 8-byte
  * bin of kernel text.  kprof credits each bin to the function whose
@@ -36,10 +37,14 @@
  * kpstack its stacks, in pprof's format (tools/kpprof.c), -a prints a
  * function's instructions with their ticks (tools/annotate.c), and -D
  * two profiles' difference (tools/kpdiff.c).  -P prints kpproc's ticks
- * by process, busiest first, with no kernel needed.
+ * by process, busiest first, with no kernel needed.  -q prints the
+ * kernel's call graph from kpgmon, a gmon.out: each function with its
+ * callers and callees and the calls between them (user/lib/callgraph.c),
+ * or only the function named.
  *
  * This is a front end: the work is the formatters' library, user/lib
- * (elfsym.c, kpdata.c, kpcmp.c, kpstack.c, kpcum.c, flame.c), which prof and the
+ * (elfsym.c, kpdata.c, kpcmp.c, kpstack.c, kpcum.c, flame.c, gmonread.c,
+ * callgraph.c), which prof and the
  * host's tools share.  The same source builds for the guest and for
  * the host, o/host/kprof.
  */
@@ -51,6 +56,7 @@
 #include "kpdata.h"
 #include "kpproc.h"
 #include "kpstack.h"
+#include "gmon.h"
 #if __STDC_HOSTED__
 #include "pprof.h"
 #endif
@@ -63,10 +69,11 @@ usage(void)
 		"       kprof -i [-u prog] kernel kpdata kpstack\n"
 		"       kprof -t function [-u prog] kernel kpstack [kpdata]\n"
 		"       kprof -c [-x sym]... kernel exact sampled\n"
-		"       kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz\n"
+		"       kprof -p [-h hz] [-u prog] kernel kpdata [kpstack] >kernel.pb.gz\n"
 		"       kprof -a function kernel kpdata\n"
 		"       kprof -D kernel before.kpdata after.kpdata\n"
-		"       kprof -P kpproc\n");
+		"       kprof -P kpproc\n"
+		"       kprof -q kernel kpgmon [function]\n");
 	exit(1);
 }
 
@@ -99,7 +106,7 @@ stacks(Symtab *k, Symtab *u, int mode, const char *fn, const char *kpstack, cons
 #if __STDC_HOSTED__
 /* The host's options, -p, -a and -D, on the files in arg. */
 static void
-hostonly(Symtab *k, int mode, char **arg, int narg, unsigned long hz, const char *fn)
+hostonly(Symtab *k, Symtab *u, int mode, char **arg, int narg, unsigned long hz, const char *fn)
 {
 	Stacks st;
 	uint32_t *cell, *after;
@@ -111,7 +118,7 @@ hostonly(Symtab *k, int mode, char **arg, int narg, unsigned long hz, const char
 		if(hz == 0)
 			fatal("-p: %s: no clock rate beside it: give it with -h", arg[0]);
 		if(narg == 2){
-			stackload(&st, k, NULL, arg[1]);
+			stackload(&st, k, u, arg[1]);
 			stackcheck(&st, arg[1], cell, arg[0]);
 		}
 		kpprof(k, cell, kpnbins(k), hz, narg == 2 ? &st : NULL, kpclockdesc());
@@ -135,6 +142,7 @@ int
 main(int argc, char *argv[])
 {
 	Symtab k, u;
+	Gmon g;
 	uint32_t *cell;
 	unsigned long hz;
 	const char *arg, *err, *fn, *prog;
@@ -160,7 +168,8 @@ main(int argc, char *argv[])
 			break;
 		}
 		if(strcmp(argv[i], "-s") == 0 || strcmp(argv[i], "-g") == 0 || strcmp(argv[i], "-c") == 0
-		|| strcmp(argv[i], "-p") == 0 || strcmp(argv[i], "-D") == 0 || strcmp(argv[i], "-i") == 0){
+		|| strcmp(argv[i], "-p") == 0 || strcmp(argv[i], "-D") == 0 || strcmp(argv[i], "-i") == 0
+		|| strcmp(argv[i], "-q") == 0){
 			if(mode != 0)
 				usage();
 			mode = argv[i][1];
@@ -194,7 +203,7 @@ main(int argc, char *argv[])
 	}
 	if(nomit > 0 && mode != 'c')
 		usage();
-	if(prog != NULL && mode != 's' && mode != 'g' && mode != 'i' && mode != 't')
+	if(prog != NULL && mode != 's' && mode != 'g' && mode != 'i' && mode != 't' && mode != 'p')
 		usage();
 	if(mode == 's' || mode == 'g' || mode == 't'){
 		if(hz != 0 || argc - i < 2 || argc - i > 3)
@@ -204,6 +213,9 @@ main(int argc, char *argv[])
 			usage();
 	}else if(mode == 'c'){
 		if(hz != 0 || argc - i != 3)
+			usage();
+	}else if(mode == 'q'){
+		if(hz != 0 || argc - i < 2 || argc - i > 3)
 			usage();
 	}else if(mode == 'D'){
 		if(argc - i != 3)
@@ -231,11 +243,16 @@ main(int argc, char *argv[])
 	case 'c':
 		kpcompare(&k, argv[i+1], argv[i+2], omit, nomit);
 		break;
+	case 'q':
+		gmonload(&g, &k, argv[i+1]);
+		callgraph(&k, &g, argc - i == 3 ? argv[i+2] : NULL);
+		gmonfree(&g);
+		break;
 #if __STDC_HOSTED__
 	case 'p':
 	case 'a':
 	case 'D':
-		hostonly(&k, mode, argv + i + 1, argc - i - 1, hz, fn);
+		hostonly(&k, prog != NULL ? &u : NULL, mode, argv + i + 1, argc - i - 1, hz, fn);
 		break;
 #endif
 	default:

@@ -88,10 +88,11 @@ want '' 'usage: kprof [-h hz] kernel kpdata
        kprof -i [-u prog] kernel kpdata kpstack
        kprof -t function [-u prog] kernel kpstack [kpdata]
        kprof -c [-x sym]... kernel exact sampled
-       kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz
+       kprof -p [-h hz] [-u prog] kernel kpdata [kpstack] >kernel.pb.gz
        kprof -a function kernel kpdata
        kprof -D kernel before.kpdata after.kpdata
        kprof -P kpproc
+       kprof -q kernel kpgmon [function]
 '
 expect no-function-named 1 -a
 expect too-many-files 1 -a f ak ad ad

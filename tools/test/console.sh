@@ -55,10 +55,13 @@ has ctlc-background-lives '^spin [0-9]+: ticks [0-9]+ to [0-9]+'
 
 # The kernel's cooked mode, while cat reads: erase, kill, word erase,
 # control characters and arrows dropped, ^D at a line's start ends it.
+# The shell turns raw mode off before the newline that ends the line it
+# read, and the console edits what is typed as it comes: typed after
+# that newline, the lines are cooked, whether cat reads yet or not.
 typeat cooked -d <<'EOF2'
 wait ^\$ 
 type cat > /tmp/typed\r
-pause 1
+wait cat > /tmp/typed\n
 type abc\x7fd\r
 type wrong\x15right\r
 type one two\x17three\r
@@ -174,11 +177,12 @@ has ctlc-pipeline-back '^back$'
 hasnt ctlc-pipeline-spin '^spin [0-9]+: ticks'
 
 # Raw mode ends when the channel that set it is closed: here, when echo
-# exits; so cat reads cooked lines after it.
+# exits; so cat reads cooked lines after it.  Typed once the second
+# echo has printed, after the first exited.
 typeat raw-released -d <<'EOF2'
 wait ^\$ 
-type echo rawon > /dev/consctl; cat > /tmp/typed\r
-pause 1
+type echo rawon > /dev/consctl; echo released; cat > /tmp/typed\r
+wait ^released\n
 type ab\x7fc\r
 type \x04
 wait ^\$ 
@@ -211,7 +215,9 @@ has gdb-waits 'waiting for gdb on localhost:1234'
 has gdb-how 'gdb -x tools/gdbinit'
 
 # A fork bomb in the foreground: ^C ends every process of it, also those
-# forked while the kill went round; then the table has room again.
+# forked while the kill went round; then the table has room again, a
+# second later (ps shows 5 lines even at once; a sleep of 500 s cost
+# the host 2 s under -d, ticking through it).
 typeat forkbomb -d <<'EOF2'
 wait ^\$ 
 type atk_procs wait\r
@@ -219,7 +225,7 @@ wait ^atk_procs: [0-9]+ processes forking\n
 pause 1
 type \x03
 wait ^\$ 
-type sleep 500; ps | wc -l; echo counted\r
+type sleep 1; ps | wc -l; echo counted\r
 wait ^counted\n
 type halt\r
 EOF2

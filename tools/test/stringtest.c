@@ -1,5 +1,5 @@
 /*
- * Host unit test of memset, memmove and memcpy from kern/string.c
+ * Host unit test of memset, memmove, memcpy and memcmp from kern/string.c
  * (included, its names prefixed, beside the host's own): every
  * length to 80 and a few around a page, every alignment of source and
  * destination, and overlaps both ways, against a byte-at-a-time model;
@@ -8,7 +8,10 @@
  * through the SSE registers: every alignment mod 16 at lengths around
  * the 128-byte blocks, and overlaps closer and farther than a block,
  * and the SSE registers and MXCSR must be as they were after each call
- * (the kernel's copies run with the user's registers in them).  Prints
+ * (the kernel's copies run with the user's registers in them).  memcmp,
+ * which skips equal words, at every length to 80 and alignment of both
+ * sides, with the first difference at every place (or none), each way
+ * round, must have the sign of a byte-at-a-time comparison.  Prints
  * "ok" or the first difference; exits non-zero on one.
  */
 #include <stdio.h>
@@ -32,19 +35,20 @@
 #define snprintf	t_snprintf
 #include "../../kern/string.c"
 #undef snprintf
+/* The host's own, fast, to set up and to look over the buffers. */
+#undef memcpy
+#undef memcmp
 
 enum { Max = 4096 + 16, Room = 3*Max };
 
-static unsigned char buf[Room], model[Room];
+static unsigned char buf[Room], model[Room], pattern[Room];
 static int bad;
 
 static void
 fill(void)
 {
-	size_t i;
-
-	for(i = 0; i < Room; i++)
-		buf[i] = model[i] = (unsigned char)(i * 7 + 3);
+	memcpy(buf, pattern, Room);
+	memcpy(model, pattern, Room);
 }
 
 static int
@@ -98,6 +102,8 @@ compare(const char *what, size_t d, size_t s, size_t n)
 		bad = 1;
 		return;
 	}
+	if(memcmp(buf, model, Room) == 0)
+		return;
 	for(i = 0; i < Room; i++)
 		if(buf[i] != model[i]){
 			printf("FAIL %s dst %zu src %zu len %zu: byte %zu is %d, want %d\n",
@@ -152,6 +158,38 @@ one(size_t d, size_t s, size_t n)
 	}
 }
 
+/* The sign of a comparison, -1, 0 or 1. */
+static int
+sign(int x)
+{
+	return (x > 0) - (x < 0);
+}
+
+/*
+ * memcmp of n bytes at buf+a and buf+Max+b, equal but for the byte at
+ * (none if at is n), which is lo on the first side and hi on the other.
+ */
+static void
+cmpone(size_t a, size_t b, size_t n, size_t at, unsigned char lo, unsigned char hi)
+{
+	unsigned char *p = buf + a, *q = buf + Max + b;
+	int want = 0, got;
+
+	memcpy(p, pattern, n);
+	memcpy(q, pattern, n);
+	if(at < n){
+		p[at] = lo;
+		q[at] = hi;
+		want = sign(lo - hi);
+	}
+	got = sign(t_memcmp(p, q, n));
+	if(got != want){
+		printf("FAIL memcmp a %zu b %zu len %zu: difference at %zu (%d, %d): sign %d, want %d\n",
+			a, b, n, at, lo, hi, got, want);
+		bad = 1;
+	}
+}
+
 int
 main(void)
 {
@@ -160,7 +198,17 @@ main(void)
 	static size_t dist[] = { 1, 3, 4, 15, 16, 17, 64, 127, 128, 129, 200, 300 };
 	size_t n, a, b, i, j;
 
+	for(i = 0; i < Room; i++)
+		pattern[i] = (unsigned char)(i * 7 + 3);
 	setregs();
+
+	for(n = 0; n <= 80 && !bad; n++)
+		for(a = 0; a < 8; a++)
+			for(b = 0; b < 8; b++)
+				for(j = 0; j <= n; j++){
+					cmpone(a, b, n, j, 0x01, 0xFF);
+					cmpone(a, b, n, j, 0xFF, 0x01);
+				}
 
 	for(n = 0; n <= 80 && !bad; n++)
 		for(a = 0; a < 8 && !bad; a++)
