@@ -19,6 +19,11 @@ typeat() {
 	[ "$st" = 0 ] || sed 's/^/	| /' "$T/err" | tail -3
 }
 
+# A ^C reaches a command only once the shell has made it the console's
+# foreground, which nothing prints: the scripts below type ^P (the
+# process list) until it shows the command there and the shell asleep,
+# as it is only in wait, after that.
+
 # between A B: the lines of $out after the line A and before the line B.
 between() {
 	sed -n "/^$1\$/,/^$2\$/p" <<<"$out" | sed '1d;$d'
@@ -34,7 +39,9 @@ wait ^\$
 type spin 2 > /tmp/bg &\r
 wait ^\$ 
 type spin 100; echo not after a kill\r
-pause 1
+wait spin 100; echo not after a kill\n
+retype \x10
+wait \A(?=(?s:.*)^ *[0-9]+ +[0-9]+ +sleep +[0-9]+K +[0-9]+ sh$)(?=(?:(?s:.*?)^.* spin\n){2})
 type \x10\x03cat /dev/time; echo after $status\r
 wait ^after [0-9]+\n
 wait ^\$ 
@@ -42,7 +49,7 @@ type sleep 2; cat /tmp/bg\r
 wait ^spin [0-9]+: ticks .* loops\n
 type halt\r
 EOF2
-tc=$(sed -n 's/^^P at tick \([0-9]*\)$/\1/p' <<<"$out" | head -1)
+tc=$(sed -n 's/^^P at tick \([0-9]*\)$/\1/p' <<<"$out" | tail -1)
 t1=$(grep -E '^[0-9]+ 100$' <<<"$out" | head -1 | cut -d' ' -f1)
 has ctlc-echo '\^C$'
 d=$(( ${t1:-100000} - ${tc:-0} ))
@@ -139,7 +146,9 @@ wait ^\$
 type sh\r
 wait ^\$ 
 type spin 100\r
-pause 1
+wait spin 100\n
+retype \x10
+wait \A(?=(?:(?s:.*?)^ *[0-9]+ +[0-9]+ +sleep +[0-9]+K +[0-9]+ sh$){2})(?=(?s:.*)^.* spin\n)
 type \x03
 wait ^\$ 
 type echo inner\r
@@ -165,7 +174,9 @@ hasnt nested-spin-killed '^spin [0-9]+: ticks'
 typeat ctlc-pipeline -d <<'EOF2'
 wait ^\$ 
 type spin 100 | cat | cat\r
-pause 1
+wait spin 100 \| cat \| cat\n
+retype \x10
+wait \A(?=(?s:.*)^ *[0-9]+ +[0-9]+ +sleep +[0-9]+K +[0-9]+ sh$)(?=(?s:.*)^.* spin\n)
 type \x03
 wait ^\$ 
 type echo back\r
