@@ -7,7 +7,7 @@
  *	kprof -i [-u prog] kernel kpdata kpstack
  *	kprof -t function [-u prog] kernel kpstack [kpdata]
  *	kprof -c [-x sym]... kernel exact sampled
- *	kprof -p [-h hz] kernel kpdata [kpstack]	(on the host)
+ *	kprof -p [-h hz] [-u prog] kernel kpdata [kpstack]	(on the host)
  *	kprof -a function kernel kpdata		(on the host)
  *	kprof -D kernel before.kpdata after.kpdata	(on the host)
  *	kprof -P kpproc
@@ -63,7 +63,7 @@ usage(void)
 		"       kprof -i [-u prog] kernel kpdata kpstack\n"
 		"       kprof -t function [-u prog] kernel kpstack [kpdata]\n"
 		"       kprof -c [-x sym]... kernel exact sampled\n"
-		"       kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz\n"
+		"       kprof -p [-h hz] [-u prog] kernel kpdata [kpstack] >kernel.pb.gz\n"
 		"       kprof -a function kernel kpdata\n"
 		"       kprof -D kernel before.kpdata after.kpdata\n"
 		"       kprof -P kpproc\n");
@@ -99,7 +99,7 @@ stacks(Symtab *k, Symtab *u, int mode, const char *fn, const char *kpstack, cons
 #if __STDC_HOSTED__
 /* The host's options, -p, -a and -D, on the files in arg. */
 static void
-hostonly(Symtab *k, int mode, char **arg, int narg, unsigned long hz, const char *fn)
+hostonly(Symtab *k, Symtab *u, int mode, char **arg, int narg, unsigned long hz, const char *fn)
 {
 	Stacks st;
 	uint32_t *cell, *after;
@@ -111,7 +111,7 @@ hostonly(Symtab *k, int mode, char **arg, int narg, unsigned long hz, const char
 		if(hz == 0)
 			fatal("-p: %s: no clock rate beside it: give it with -h", arg[0]);
 		if(narg == 2){
-			stackload(&st, k, NULL, arg[1]);
+			stackload(&st, k, u, arg[1]);
 			stackcheck(&st, arg[1], cell, arg[0]);
 		}
 		kpprof(k, cell, kpnbins(k), hz, narg == 2 ? &st : NULL, kpclockdesc());
@@ -194,7 +194,7 @@ main(int argc, char *argv[])
 	}
 	if(nomit > 0 && mode != 'c')
 		usage();
-	if(prog != NULL && mode != 's' && mode != 'g' && mode != 'i' && mode != 't')
+	if(prog != NULL && mode != 's' && mode != 'g' && mode != 'i' && mode != 't' && mode != 'p')
 		usage();
 	if(mode == 's' || mode == 'g' || mode == 't'){
 		if(hz != 0 || argc - i < 2 || argc - i > 3)
@@ -235,7 +235,7 @@ main(int argc, char *argv[])
 	case 'p':
 	case 'a':
 	case 'D':
-		hostonly(&k, mode, argv + i + 1, argc - i - 1, hz, fn);
+		hostonly(&k, prog != NULL ? &u : NULL, mode, argv + i + 1, argc - i - 1, hz, fn);
 		break;
 #endif
 	default:

@@ -1,7 +1,7 @@
 /*
  * profile: the kernel profile of one command and of nothing else.
  *
- *	profile command [arg ...]
+ *	profile [-q] command [arg ...]
  *
  * The command runs in a child that waits on a pipe until kprof is
  * scoped to it (kpctl's pid, kprof(3)), cleared and started; it then
@@ -10,7 +10,8 @@
  * and prints the flat profile of the kernel (/kernel), the ticks by
  * process, and the busiest folded stacks, kernel and user, the user
  * frames named by the command's program, through the formatters'
- * library that kprof(1) uses.  Its exit status is the
+ * library that kprof(1) uses; with -q, nothing, the data left in #T's
+ * files for whoever reads them (tools/profile).  Its exit status is the
  * command's.  The time at the prompt before and after is never
  * counted, so a line typed at the console measures the command alone.
  */
@@ -72,12 +73,15 @@ main(int argc, char *argv[])
 	uint32_t *cell;
 	char msg[32];
 	char path[256];
-	int fd[2], kp, pid, w, status, named;
+	int fd[2], kp, pid, w, status, named, quiet;
 	const char *err;
 
 	argv0 = "profile";
+	quiet = argc > 1 && strcmp(argv[1], "-q") == 0;
+	argc -= quiet;
+	argv += quiet;
 	if(argc < 2){
-		fprintf(stderr, "usage: profile command [arg ...]\n");
+		fprintf(stderr, "usage: profile [-q] command [arg ...]\n");
 		return 1;
 	}
 	if((err = symload(&k, kernel)) != NULL)
@@ -105,6 +109,10 @@ main(int argc, char *argv[])
 	ctl(kp, "stop");
 	ctl(kp, "pid all");
 	close(kp);
+	if(quiet){
+		symfree(&k);
+		return status;
+	}
 
 	/* The stacks are named first: kpflat reorders the symbols. */
 	cell = kpread(kpdata, kpnbins(&k));

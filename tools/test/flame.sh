@@ -297,7 +297,7 @@ want '' 'kprof: z: no ticks to draw\n'
 expect svg-no-ticks 1 -g sk z
 want ''
 expect folded-no-ticks 0 -s sk z
-want '' 'usage: kprof [-h hz] kernel kpdata\n       kprof -s|-g [-u prog] kernel kpstack [kpdata]\n       kprof -i [-u prog] kernel kpdata kpstack\n       kprof -t function [-u prog] kernel kpstack [kpdata]\n       kprof -c [-x sym]... kernel exact sampled\n       kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz\n       kprof -a function kernel kpdata\n       kprof -D kernel before.kpdata after.kpdata\n       kprof -P kpproc\n'
+want '' 'usage: kprof [-h hz] kernel kpdata\n       kprof -s|-g [-u prog] kernel kpstack [kpdata]\n       kprof -i [-u prog] kernel kpdata kpstack\n       kprof -t function [-u prog] kernel kpstack [kpdata]\n       kprof -c [-x sym]... kernel exact sampled\n       kprof -p [-h hz] [-u prog] kernel kpdata [kpstack] >kernel.pb.gz\n       kprof -a function kernel kpdata\n       kprof -D kernel before.kpdata after.kpdata\n       kprof -P kpproc\n'
 expect usage-s-one-file 1 -s sk
 expect usage-s-four-files 1 -s sk b d1 d1
 expect usage-s-and-g 1 -s -g sk b
@@ -427,7 +427,7 @@ if [ -z "$why" ]; then ok fuzz-dwarf; else bad fuzz-dwarf "$why"; fi
 # kpstack brought home.
 "$top/tools/profile" -p 1 'runtest 1
 echo stop > /dev/kpctl
-kprof -s kernel /dev/kpstack /dev/kpdata
+kprof -s -u /bin/runtest kernel /dev/kpstack /dev/kpdata
 echo guest-s $status' "$T/prof" >prof.out 2>&1
 st=$?
 check profile-status [ $st = 0 -a "$(tail -1 prof.out)" = "$T/prof" ]
@@ -442,7 +442,7 @@ check profile-svg xmllint --noout prof/flame.svg
 sum=$(awk '{ s += $NF } END { print s }' prof/stacks.txt)
 cell0=$(python3 -c "import struct; print(struct.unpack('>2I', open('prof/kpdata', 'rb').read(8))[0])")
 check profile-stacks-sum [ -n "$sum" -a "$sum" = "$cell0" ]
-check profile-stacks-root [ "$(grep -c '^0x[0-9a-f]*;.*;alltraps;trap;syscall;' prof/stacks.txt)" -gt 5 ]
+check profile-stacks-root [ "$(grep -c '^_start;main;.*;alltraps;trap;syscall;' prof/stacks.txt)" -gt 5 ]
 sed -n '/^runtest: /,/^guest-s /p' prof/console.txt | sed '1d;$d' >guest.s
 check guest-s-status grep -qx 'guest-s 0' prof/console.txt
 check guest-s-same-as-host cmp -s guest.s prof/stacks.txt

@@ -79,7 +79,7 @@ want '' 'usage: kprof [-h hz] kernel kpdata
        kprof -i [-u prog] kernel kpdata kpstack
        kprof -t function [-u prog] kernel kpstack [kpdata]
        kprof -c [-x sym]... kernel exact sampled
-       kprof -p [-h hz] kernel kpdata [kpstack] >kernel.pb.gz
+       kprof -p [-h hz] [-u prog] kernel kpdata [kpstack] >kernel.pb.gz
        kprof -a function kernel kpdata
        kprof -D kernel before.kpdata after.kpdata
        kprof -P kpproc
