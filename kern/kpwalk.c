@@ -16,7 +16,9 @@
  * is the one interrupted, so it changes nothing; another thread of its
  * image only hides pages, never frees them (kern/image.c), and the
  * scheduler holds procs from a process's exit until it lets go of it
- * here (kern/proc.c), so no one frees its tables meanwhile.
+ * here (kern/proc.c), so no one frees its tables meanwhile.  All of
+ * it is NOPROF, as the NMI's path: no entry nop that kern/arcs.c
+ * patches, so that it runs the same while the text changes.
  */
 #include "u.h"
 #include "mem.h"
@@ -33,7 +35,7 @@ typedef struct Upage {
 	uchar	*k;
 } Upage;
 
-static int
+static NOPROF int
 intext(uint pc)
 {
 	return pc - (uint)text < (uint)ktextsize;
@@ -44,7 +46,7 @@ intext(uint pc)
  * the kernel stack of the process running here, or this processor's
  * scheduler stack (the boot stack on the first).  0 for anything else.
  */
-static uint
+static NOPROF uint
 stacktop(Mach *m, uint sp)
 {
 	Proc *p = m->proc;
@@ -64,7 +66,7 @@ stacktop(Mach *m, uint sp)
  * instructions (push ebp; mov ebp, esp) or at a ret, bp is still (or
  * again) the caller's, and the caller's pc is on top of the stack.
  */
-static uint
+static NOPROF uint
 kwalk(Mach *m, uint *f, uint bp, uint *pc, uint n, uint *hp)
 {
 	uint sp = (uint)(f + 3), top, fp, next, ret = 0, h = *hp;
@@ -94,7 +96,7 @@ kwalk(Mach *m, uint *f, uint bp, uint *pc, uint n, uint *hp)
 }
 
 /* The user word at va, 4-aligned, in pd, through c's page if it is va's; nil if not mapped for user access. */
-static uint*
+static NOPROF uint*
 uword(pte_t *pd, uint va, Upage *c)
 {
 	uint pg = va & ~(BY2PG - 1);
@@ -108,7 +110,7 @@ uword(pte_t *pd, uint va, Upage *c)
 }
 
 /* A user return address: in user space, and not 0. */
-static int
+static NOPROF int
 uret(uint pc)
 {
 	return pc - 1 < USEREND - 1;
@@ -122,7 +124,7 @@ uret(uint pc)
  * caller's pc is at usp.  Elsewhere, at a function's first instruction
  * or a ret it is at usp too, and at its second at usp+4, as in kwalk.
  */
-static uint
+static NOPROF uint
 uwalk(pte_t *pd, uint upc, uint usp, uint ubp, int sys, uint *pc, uint n, uint *hp)
 {
 	Upage c = { 1, nil };
@@ -167,7 +169,7 @@ uwalk(pte_t *pd, uint upc, uint usp, uint ubp, int sys, uint *pc, uint n, uint *
  * user's of the process the processor runs.  The number of pcs (0 for
  * a tick outside kernel text in no process); their hash in *hp.
  */
-uint
+NOPROF uint
 kpwalk(Mach *m, uint *f, uint bp, uint *pc, uint *hp)
 {
 	Proc *p = m->proc;
