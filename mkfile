@@ -8,9 +8,15 @@ LIBGCC=`gcc -m32 -print-libgcc-file-name`
 LDFLAGS=-m elf_i386 -z noexecstack
 CFLAGS=-m32 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -fno-pic -fno-pie -fno-stack-protector -fno-asynchronous-unwind-tables -fno-omit-frame-pointer -nostdinc -isystem $INC -Wall -Wextra -Werror
 KHDR=`ls kern/*.h`
-UHDR=`ls kern/sys.h kern/lib.h kern/kprof.h user/include/*.h`
+DHDR=`ls dev/*.h`
+UHDR=`ls kern/sys.h kern/lib.h kern/kprof.h kern/gmon.h user/include/*.h`
 # The kernel uses no FPU or SSE register: they hold the user's (kern/fpu.c).
-KCFLAGS=$CFLAGS -mgeneral-regs-only -Ikern
+# Every kernel function starts with a 5-byte nop, which kern/arcs.c
+# patches into a call of its arc recorder while the call graph is
+# counted, and __mcount_loc lists where they are (-pg -mfentry
+# -mrecord-mcount -mnop-mcount); functions marked NOPROF have none.
+KBASEFLAGS=$CFLAGS -mgeneral-regs-only -Ikern
+KCFLAGS=$KBASEFLAGS -pg -mfentry -mrecord-mcount -mnop-mcount
 # The C library's headers include the kernel's ABI as "kern/sys.h".
 # kprof walks the user stack by its frame pointers (kern/kpwalk.c), so
 # every function must make a frame and return to its caller: at -O2 gcc
@@ -36,9 +42,9 @@ KOBJ=o/boot/entry.o o/boot/apboot.o o/kern/trapasm.o o/kern/swtch.o ${KSRC:%.c=o
 KDEV=`tools/mkconf o conf/kernel`
 KTESTDEV=`tools/mkconf o conf/kerneltest`
 
-# The C library: user/lib, and the kernel's string and format code,
-# whose objects it shares (kern/lib.h).
-SHARED=o/kern/string.o o/kern/fmt.o o/kern/strerror.o
+# The C library: user/lib, and the kernel's string and format code
+# (kern/lib.h), compiled again without the kernel's entry nops (o/kl/).
+SHARED=o/kl/string.o o/kl/fmt.o o/kl/strerror.o
 LSRC=`ls user/lib/*.c`
 LOBJ=o/lib/crt0.o o/lib/syscall.o o/lib/mcount.o ${LSRC:user/lib/%.c=o/lib/%.o} $SHARED
 
@@ -83,7 +89,11 @@ o/kern/%.o: kern/%.c $KHDR
 	mkdir -p o/kern
 	gcc $KCFLAGS -c -o $target kern/$stem.c
 
-o/dev/%.o: dev/%.c $KHDR
+o/kl/%.o: kern/%.c $KHDR
+	mkdir -p o/kl
+	gcc $KBASEFLAGS -c -o $target kern/$stem.c
+
+o/dev/%.o: dev/%.c $KHDR $DHDR
 	mkdir -p o/dev
 	gcc $KCFLAGS -c -o $target dev/$stem.c
 
@@ -229,7 +239,7 @@ tools:V: o/host/kprof o/host/srcline o/host/prof o/host/kpexact.so ${HOSTTESTS:%
 # The formatters' library, user/lib, is compiled for the host from the
 # same files as for the guest.  srcline, the profile by source line,
 # is the host's only: it needs elfutils' libdw.
-KPLIB=user/lib/elfsym.c user/lib/kpdata.c user/lib/kpcmp.c user/lib/kpstack.c user/lib/kpcum.c user/lib/flame.c user/lib/kpproc.c
+KPLIB=user/lib/elfsym.c user/lib/kpdata.c user/lib/kpcmp.c user/lib/kpstack.c user/lib/kpcum.c user/lib/flame.c user/lib/kpproc.c user/lib/gmonread.c user/lib/callgraph.c
 # The host's kprof also has -p, pprof's format, through protobuf-c's
 # code for pprof's profile.proto, which is generated here (never kept
 # in the tree), -a, annotated instructions, and -D, differences.
@@ -239,7 +249,7 @@ PPROFHDR=tools/pprof.h o/proto/profile.pb-c.h
 PPROFLIBS=-lprotobuf-c -lz -ldw -lm
 HOSTINC=-iquote tools -iquote o/proto
 KPROFSRC=user/kprof.c $KPLIB tools/kpprof.c tools/annotate.c tools/kpdiff.c $PPROFSRC
-KPROFHDR=user/include/elfsym.h user/include/kpstack.h user/include/kpdata.h user/include/kpproc.h kern/kprof.h $PPROFHDR
+KPROFHDR=user/include/elfsym.h user/include/kpstack.h user/include/kpdata.h user/include/kpproc.h user/include/gmon.h kern/kprof.h kern/gmon.h $PPROFHDR
 SRCLINESRC=tools/srcline.c $KPLIB
 PROFSRC=user/prof.c user/lib/elfsym.c user/lib/gmonread.c $PPROFSRC
 TARTESTSRC=tools/test/tartest.c kern/tar.c
@@ -274,11 +284,11 @@ o/host/kpexact.so: tools/kpexact.c kern/kprof.h
 	mkdir -p o/host
 	gcc $HOSTCFLAGS -shared -fPIC -fvisibility=hidden -o $target tools/kpexact.c
 
-o/host/prof: $PROFSRC user/include/elfsym.h user/include/gmon.h $PPROFHDR
+o/host/prof: $PROFSRC user/include/elfsym.h user/include/gmon.h kern/gmon.h $PPROFHDR
 	mkdir -p o/host
 	gcc $HOSTCFLAGS $HOSTINC -o $target $PROFSRC $PPROFLIBS
 
-o/host/prof-san: $PROFSRC user/include/elfsym.h user/include/gmon.h $PPROFHDR
+o/host/prof-san: $PROFSRC user/include/elfsym.h user/include/gmon.h kern/gmon.h $PPROFHDR
 	mkdir -p o/host
 	gcc $SANCFLAGS $HOSTINC -o $target $PROFSRC $PPROFLIBS
 

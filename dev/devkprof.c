@@ -9,8 +9,9 @@
  * and the NMI takes no lock.  kpdata shows the cells' sums (kern/kprof.h),
  * kprof's own cost last (kpself); kpstack the stacks, merged over the
  * processors; kpcpu each one's ticks.  kpctl takes start, stop, startclr
- * and interval random|fixed (kern/apic.c), and reads back a status line.
- * kpproc and kpctl's pid, the scope, are kern/kpproc.c's.
+ * interval random|fixed (kern/apic.c) and arcs on|off (the call graph,
+ * kern/arcs.c), and reads back a status line.  kpproc and kpctl's pid,
+ * the scope, are kern/kpproc.c's; kpgmon, all as a gmon.out, dev/kpgmon.c's.
  */
 #include "u.h"
 #include "mem.h"
@@ -18,15 +19,11 @@
 #include "fns.h"
 #include "x86.h"
 #include "kprof.h"
+#include "kpcount.h"
 
 enum {
-	Qctl = 1, Qdata, Qcpu, Qstack, Qproc,
+	Qctl = 1, Qdata, Qcpu, Qstack, Qproc, Qgmon,
 
-	KPmaxtext	= 128*1024,	/* kernel text at most */
-	KPncell	= KPBIN + (KPmaxtext >> KPBINSHIFT) + KPSELF,
-	KPnstack	= 1024,	/* distinct stacks a processor keeps: a power of 2 */
-	KPnpc	= 16384,	/* their pcs, all together */
-	KPprobe	= 16,		/* slots a stack may lie past the one its hash names */
 	Kpoutside	= 27,	/* the NMI's instructions its rdtscs miss: 4 before, 15 + 8 after (objdump -d) */
 };
 
@@ -36,51 +33,21 @@ static Dirtab kprofdir[] = {
 	{ "kpcpu",	Qcpu,	0,	0444 },
 	{ "kpstack",	Qstack,	0,	0444 },
 	{ "kpproc",	Qproc,	0,	0444 },
-};
-
-/*
- * A distinct stack, in a processor's hash table of them: its pcs are
- * pc[off] to pc[off+n-1] of the same Kpcount, leaf first.  A slot is
- * free while its count is 0; the NMI fills the rest in first.
- */
-typedef struct Kpstack {
-	volatile uint	count;	/* ticks with this stack */
-	uint	hash;		/* of its pcs */
-	ushort	off;
-	ushort	n;
-} Kpstack;
-
-/* One processor's counts: what its NMI adds to, and what startclr swaps. */
-struct Kpcount {
-	uint	cell[KPncell];	/* kpdata's cells, in host order; the last is kpself's, never counted in */
-	uvlong	cycles;		/* time-stamp counts in the NMI, with Kpoutside for each */
-	Kpstack	stack[KPnstack];
-	uint	pc[KPnpc];	/* the stacks' pcs */
-	uint	npc;		/* of pc in use */
-	uint	cut;		/* stacks that found no room whole */
-	uint	gen;		/* the run it counts, as Proc's kpgen */
+	{ "kpgmon",	Qgmon,	0,	0444 },
 };
 
 volatile uint	kprofon;	/* counting */
 
 static Kpcount	kpcount[MAXMACH][2];	/* each processor's counts and a spare */
-static uint	ncell;		/* of cell in use: KPBIN + the bins of kernel text + KPSELF */
+uint	ncell;		/* of cell in use: KPBIN + the bins of kernel text + KPSELF */
 /*
- * kpctl's commands, and the snapshot that kpstack's reads make below:
- * a QLock, as a read takes scheduling points while it holds it (on 8
- * processors with full tables a snapshot is some 50 ms of work), and
- * the readers that wait for it sleep rather than spin.
+ * kpctl's commands, and kpstack's and kpgmon's snapshots
+ * (dev/kpstack.c, dev/kpgmon.c): a QLock, as a read takes scheduling
+ * points while it holds it (on 8 processors with full tables a
+ * snapshot is some 50 ms of work), and the readers that wait for it
+ * sleep rather than spin.
  */
 static QLock	kproflk = { .lk.name = "kprof" };
-static uint	left[KPncell];	/* kpstack: each bin's kernel ticks that no stack kept holds; at KPTOTAL, the user ticks */
-static uint	total[MAXMACH][KPnstack];	/* and each kept stack's ticks, over the processors; 0 for a repeat */
-
-/* a + b, sticking at the largest value, as the cells do. */
-static uint
-satadd(uint a, uint b)
-{
-	return a + b < a ? 0xFFFFFFFF : a + b;
-}
 
 /* kprof's own cost in ticks: each processor's counts in its NMIs over those it had for
  * each tick; under -d (virtualclock) each has 1/nmach of one clock if all are busy. */
@@ -97,8 +64,8 @@ kpself(void)
 }
 
 /* Cell i summed over the processors. */
-static uint
-cell(uint i)
+uint
+kpcell(uint i)
 {
 	uint n = 0;
 	int k;
@@ -133,24 +100,13 @@ intext(uint pc)
 	return pc - (uint)text < (uint)ktextsize;
 }
 
-static int
-same(uint *a, uint *b, uint n)
-{
-	uint i;
-
-	for(i = 0; i < n; i++)
-		if(a[i] != b[i])
-			return 0;
-	return 1;
-}
-
 /*
  * One more tick for the stack pc[0..n-1], of hash h, in k's table, in
  * a new slot if it has none yet: open addressing, KPprobe slots at
  * most from the one its hash names.  -1 if it has no slot and there is
  * no room.
  */
-static int
+static NOPROF int
 stackadd(Kpcount *k, uint *pc, uint n, uint h)
 {
 	uint i, j;
@@ -187,7 +143,7 @@ stackadd(Kpcount *k, uint *pc, uint n, uint h)
  * bin, where kpstack's reads find it, as they find a user one in cells
  * 0 and 1.  A tick out of scope counts nowhere.
  */
-void
+NOPROF void
 kprofnmi(uint *f, uint bp, uvlong t0)
 {
 	Mach *m = thismach();
@@ -240,13 +196,28 @@ kprofinit(void)
 static int
 kprofopen(Chan *c, int omode)
 {
+	int r;
+
 	if(c->qid != Qctl && (omode & O_ACCMODE) != O_RDONLY)
 		return seterr(EACCES, "permission denied");
-	return 0;
+	if(c->qid != Qgmon)
+		return 0;
+	if(qlockintr(&kproflk) < 0)
+		return -1;
+	r = kpgmonopen(c);
+	qunlock(&kproflk);
+	return r;
+}
+
+static void
+kprofclose(Chan *c)
+{
+	if(c->qid == Qgmon)
+		kpgmonclose(c);
 }
 
 /*
- * Cells i to i+k-1, big-endian, into w: what cell gives for each, but
+ * Cells i to i+k-1, big-endian, into w: what kpcell gives for each, but
  * summed a processor at a time, each processor's cells an array in a
  * row, rather than cell by cell over the processors.  Reading all of
  * kpdata takes 1.7 instructions a byte so, against 32 cell by cell
@@ -270,7 +241,7 @@ sumcells(uint *w, uint i, uint k)
 
 /*
  * n bytes of the cells from byte off, big-endian: byte b is a byte of
- * cell(b/4), as the ends do; the whole cells between go by sumcells.
+ * kpcell(b/4), as the ends do; the whole cells between go by sumcells.
  */
 static void
 bigendian(uchar *p, uint off, uint n)
@@ -278,174 +249,13 @@ bigendian(uchar *p, uint off, uint n)
 	uint k;
 
 	for(; n > 0 && off % 4 != 0; n--, off++)
-		*p++ = cell(off/4) >> (8 * (3 - off%4));
+		*p++ = kpcell(off/4) >> (8 * (3 - off%4));
 	k = n/4;
 	sumcells((uint*)p, off/4, k);
 	p += 4*k;
 	off += 4*k;
 	for(n %= 4; n > 0; n--, off++)
-		*p++ = cell(off/4) >> (8 * (3 - off%4));
-}
-
-/* Stack s of table k in table t, or nil. */
-static Kpstack*
-lookup(Kpcount *t, Kpcount *k, Kpstack *s)
-{
-	Kpstack *o;
-	uint i;
-
-	for(i = 0; i < KPprobe; i++){
-		o = &t->stack[(s->hash + i) % KPnstack];
-		if(o->count == 0)
-			return nil;
-		asm volatile("" ::: "memory");	/* the rest after the count: see stackadd */
-		if(o->hash == s->hash && o->n == s->n && same(t->pc + o->off, k->pc + s->off, s->n))
-			return o;
-	}
-	return nil;
-}
-
-/*
- * kpstack's snapshot, with kproflk held: each stack's ticks over all
- * the processors, in total[] for the first processor that has it;
- * and what of each bin's ticks the stacks kept do not hold, in left[]:
- * the stacks cut to nothing; the user ticks' likewise.  Every tick is in
- * one or the other, so, profiling stopped, the lines' counts sum to
- * cell 0.  A
- * scheduling point every stack and every 1024 cells: -1 if the reader
- * is killed meanwhile.
- */
-static int
-snapshot(void)
-{
-	Kpcount *k;
-	Kpstack *s, *o;
-	uint i, b, t;
-	int j, l;
-
-	for(i = KPBIN; i < ncell - KPSELF; i++){
-		if(i % 1024 == 0 && schedpoint() < 0)
-			return -1;
-		left[i] = cell(i);
-	}
-	left[KPTOTAL] = cell(KPTOTAL) > cell(KPKERNEL) ? cell(KPTOTAL) - cell(KPKERNEL) : 0;
-	for(l = 0; l < nmach; l++){
-		k = mach[l].kp;
-		for(i = 0; i < KPnstack; i++){
-			if(schedpoint() < 0)
-				return -1;
-			s = &k->stack[i];
-			total[l][i] = 0;
-			if(s->count == 0)
-				continue;
-			asm volatile("" ::: "memory");
-			for(j = 0; j < l && lookup(mach[j].kp, k, s) == nil; j++)
-				;
-			if(j < l)
-				continue;
-			for(t = 0; j < nmach; j++)
-				if((o = lookup(mach[j].kp, k, s)) != nil)
-					t = satadd(t, o->count);
-			total[l][i] = t;
-			b = k->pc[s->off] == KPUMARK ? KPTOTAL : KPBIN + ((k->pc[s->off] - (uint)text) >> KPBINSHIFT);
-			left[b] = left[b] > t ? left[b] - t : 0;
-		}
-	}
-	/* A stack kept as a bin's address alone takes that bin's cut ticks: one line for both. */
-	for(l = 0; l < nmach; l++){
-		k = mach[l].kp;
-		for(i = 0; i < KPnstack; i++){
-			s = &k->stack[i];
-			if(total[l][i] == 0 || s->n != 1 || (k->pc[s->off] - (uint)text) % (1<<KPBINSHIFT) != 0)
-				continue;
-			b = KPBIN + ((k->pc[s->off] - (uint)text) >> KPBINSHIFT);
-			total[l][i] = satadd(total[l][i], left[b]);
-			left[b] = 0;
-		}
-	}
-	return 0;
-}
-
-/* Decimal digits of n. */
-static uint
-digits(uint n)
-{
-	uint d;
-
-	for(d = 1; n >= 10; n /= 10)
-		d++;
-	return d;
-}
-
-/*
- * Copy what of the line of count and pc[0..n-1] lies in [off, off+len)
- * of the file, the line starting at *pos, to buf; move *pos past it.
- * A kernel pc has KPPCDIGITS hex digits, so the line's length is known without
- * printing it, and lines before off cost no printing.
- */
-static long
-line(char *buf, long len, uvlong off, uvlong *pos, uint count, uint *pc, uint n)
-{
-	char s[12 + (1+KPPCDIGITS)*KPMAXFRAMES];
-	uint l = digits(count) + (1+KPPCDIGITS)*n + 1, i, k;
-	long m;
-
-	if(*pos + l <= off || *pos >= off + len){
-		*pos += l;
-		return 0;
-	}
-	k = snprintf(s, sizeof s, "%u", count);
-	for(i = 0; i < n; i++)
-		k += snprintf(s + k, sizeof s - k, " %0*x", KPPCDIGITS, pc[i]);
-	s[k++] = '\n';
-	i = off > *pos ? off - *pos : 0;
-	m = l - i;
-	if(m > (long)(off + len - (*pos + i)))
-		m = off + len - (*pos + i);
-	memmove(buf + (*pos + i - off), s + i, m);
-	*pos += l;
-	return m;
-}
-
-/*
- * kpstack: the snapshot's lines from off, kept stacks first, then the
- * cut ones by bin, then the user ones; a scheduling point every stack,
- * as in snapshot.
- */
-static long
-stackread(char *buf, long len, uvlong off)
-{
-	uvlong pos = 0;
-	long n = 0;
-	uint i, pc;
-	int l;
-
-	if(qlockintr(&kproflk) < 0)
-		return -1;
-	if(snapshot() < 0){
-		qunlock(&kproflk);
-		return -1;
-	}
-	for(l = 0; l < nmach && pos < off + len; l++)
-		for(i = 0; i < KPnstack && pos < off + len; i++){
-			if(schedpoint() < 0){
-				qunlock(&kproflk);
-				return -1;
-			}
-			if(total[l][i] != 0)
-				n += line(buf, len, off, &pos, total[l][i],
-					mach[l].kp->pc + mach[l].kp->stack[i].off, mach[l].kp->stack[i].n);
-		}
-	for(i = KPBIN; i < ncell - KPSELF && pos < off + len; i++)
-		if(left[i] != 0){
-			pc = (uint)text + ((i - KPBIN) << KPBINSHIFT);
-			n += line(buf, len, off, &pos, left[i], &pc, 1);
-		}
-	pc = KPUMARK;
-	if(left[KPTOTAL] != 0)
-		n += line(buf, len, off, &pos, left[KPTOTAL], &pc, 1);
-	qunlock(&kproflk);
-	return n;
+		*p++ = kpcell(off/4) >> (8 * (3 - off%4));
 }
 
 static long
@@ -459,10 +269,10 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 	case Qctl:
 		for(k = 0, cut = 0; k < nmach; k++)
 			cut = satadd(cut, mach[k].kp->cut);
-		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x cpus %d cut %u clock %s interval %s pid %s\n",
+		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x cpus %d cut %u clock %s interval %s pid %s arcs %s drop %u\n",
 			kprofon ? "on" : "off", hz, 1<<KPBINSHIFT, (uint)text, (uint)etext, nmach, cut,
 			virtualclock ? "virtual" : "host", nmirandom ? "random" : "fixed",
-			kpscopename(scope, sizeof scope));
+			kpscopename(scope, sizeof scope), arcson ? "on" : "off", arcsdrops());
 		return readstr(off, buf, n, status);
 	case Qcpu:
 		for(k = 0, l = 0; k < nmach; k++)
@@ -470,9 +280,15 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 				mach[k].kp->cell[0], mach[k].kp->cell[1]);
 		return readstr(off, buf, n, status);
 	case Qstack:
-		return stackread(buf, n, off);
+		if(qlockintr(&kproflk) < 0)
+			return -1;
+		n = stackread(buf, n, off);
+		qunlock(&kproflk);
+		return n;
 	case Qproc:
 		return kpprocread(buf, n, off);
+	case Qgmon:
+		return kpgmonread(c, buf, n, off);
 	}
 	len = ncell * sizeof(uint);
 	if(off >= len)
@@ -483,7 +299,7 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 	return n;
 }
 
-enum { CMstart, CMstop, CMstartclr, CMinterval, CMpid };
+enum { CMstart, CMstop, CMstartclr, CMinterval, CMpid, CMarcs };
 
 static Cmdtab kpctlmsg[] = {
 	{ CMstart,	"start",	1 },
@@ -491,6 +307,7 @@ static Cmdtab kpctlmsg[] = {
 	{ CMstartclr,	"startclr",	1 },
 	{ CMinterval,	"interval",	2 },	/* random or fixed */
 	{ CMpid,	"pid",		2 },
+	{ CMarcs,	"arcs",		2 },	/* on or off */
 };
 
 static long
@@ -526,6 +343,16 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 		xchg(&kprofon, 0);
 		quiesce();
 		break;
+	case CMarcs:
+		if(strcmp(cb.f[1], "on") != 0 && strcmp(cb.f[1], "off") != 0){
+			qunlock(&kproflk);
+			return seterr(EINVAL, "bad control message");
+		}
+		if(arcsctl(cb.f[1][1] == 'n') < 0){
+			qunlock(&kproflk);
+			return -1;
+		}
+		break;
 	case CMinterval:
 		if(strcmp(cb.f[1], "random") != 0 && strcmp(cb.f[1], "fixed") != 0){
 			qunlock(&kproflk);
@@ -552,6 +379,7 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 			mach[k].kp = spare;
 		}
 		quiesce();
+		arcsclear();
 		KPMARK("kpcl");
 		KPMARK("kpon");
 		nmiclocktime(1);
@@ -577,4 +405,5 @@ Dev kprofdevtab = {
 	.open = kprofopen,
 	.read = kprofread,
 	.write = kprofwrite,
+	.close = kprofclose,
 };

@@ -110,7 +110,7 @@ lapicid(void)
 	return lapic[Lid] >> 24;
 }
 
-void
+NOPROF void
 lapiceoi(void)
 {
 	lapic[Leoi] = 0;
@@ -237,7 +237,7 @@ nmiclocktime(int clr)
  * rate by itself, but QEMU's 8254 restarts one at each count written,
  * with a pulse of its output: an NMI more.)
  */
-void
+NOPROF void
 nmiclocknext(void)
 {
 	uint h = nmicount / 2, c, late;

@@ -50,7 +50,7 @@ static uint	nextwake;
  * least, whatever the guest runs (doc/benchmarks.md, QEMU 10's round
  * robin).
  */
-void
+NOPROF void
 clock(void)
 {
 	Mach *m = thismach();

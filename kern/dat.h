@@ -4,6 +4,7 @@
  */
 #include "sys.h"
 
+typedef struct Arcs	Arcs;
 typedef struct Bootopt	Bootopt;
 typedef struct Chan	Chan;
 typedef struct Cmdbuf	Cmdbuf;
@@ -191,6 +192,7 @@ struct Dev {
 enum { NSEG = 7 };
 struct Mach {
 	Mach	*self;		/* at gs:0, for thismach */
+	Arcs	*arcs;		/* at gs:4, for fentry: the table its call graph's recorder counts in (kern/arcs.c) */
 	int	id;		/* 0 to nmach-1: 0 is the one that booted */
 	int	apicid;		/* its local APIC's id */
 	Proc	*proc;		/* up: the process running here, or nil */

@@ -6,6 +6,7 @@ enum {
 	IRQ0		= 32,	/* vector of the I/O APIC's input 0 */
 	NIRQ		= 24,	/* its inputs */
 	Tclock		= IRQ0,	/* the local APIC timer's vector; input 0, the 8254, is never enabled */
+	Tstop		= 0xFC,	/* kern/arcs.c's: wait while the text changes */
 	Twake		= 0xFD,	/* ready's interrupt: an idle processor, there is work */
 	Tflush		= 0xFE,	/* shootdown's interrupt: flush the TLB */
 	Tspurious	= 0xFF,	/* the local APIC's spurious interrupt */
@@ -35,6 +36,16 @@ void	nmiclocknext(void);
 uvlong	nmiclocktime(int);
 extern int	nmirandom;	/* kprof's clock draws its intervals at random */
 extern int	clockgsi;
+
+/* arcs.c */
+extern int	arcson;
+void	arcsinit(void);
+int	arcsctl(int);
+void	arcsclear(void);
+uint	arcsdrops(void);
+uint	arcsmax(void);
+uint	arcswalk(void (*)(void*, uint, uint, uint), void*, uint);
+void	patchintr(void);
 
 /* archive.c */
 void	rootload(uchar*, uint);

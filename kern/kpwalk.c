@@ -16,7 +16,9 @@
  * is the one interrupted, so it changes nothing; another thread of its
  * image only hides pages, never frees them (kern/image.c), and the
  * scheduler holds procs from a process's exit until it lets go of it
- * here (kern/proc.c), so no one frees its tables meanwhile.
+ * here (kern/proc.c), so no one frees its tables meanwhile.  All of
+ * it is NOPROF, as the NMI's path: no entry nop that kern/arcs.c
+ * patches, so that it runs the same while the text changes.
  */
 #include "u.h"
 #include "mem.h"
@@ -27,7 +29,7 @@
 /* One more pc v on a stack, and in its hash h (FNV-1a, a word at a time). */
 #define PUSHPC(pc, n, h, v)	((h) = ((h) ^ ((pc)[(n)++] = (v))) * Fnvprime)
 
-static int
+static NOPROF int
 intext(uint pc)
 {
 	return pc - (uint)text < (uint)ktextsize;
@@ -38,7 +40,7 @@ intext(uint pc)
  * the kernel stack of the process running here, or this processor's
  * scheduler stack (the boot stack on the first).  0 for anything else.
  */
-static uint
+static NOPROF uint
 stacktop(Mach *m, uint sp)
 {
 	Proc *p = m->proc;
@@ -58,7 +60,7 @@ stacktop(Mach *m, uint sp)
  * instructions (push ebp; mov ebp, esp) or at a ret, bp is still (or
  * again) the caller's, and the caller's pc is on top of the stack.
  */
-static uint
+static NOPROF uint
 kwalk(Mach *m, uint *f, uint bp, uint *pc, uint n, uint *hp)
 {
 	uint sp = (uint)(f + 3), top, fp, next, ret = 0, h = *hp;
@@ -88,7 +90,7 @@ kwalk(Mach *m, uint *f, uint bp, uint *pc, uint n, uint *hp)
 }
 
 /* A user return address: in user space, and not 0. */
-static int
+static NOPROF int
 uret(uint pc)
 {
 	return pc - 1 < USEREND - 1;
@@ -107,7 +109,7 @@ uret(uint pc)
  * The pcs are hashed once walked, not on the way, which keeps the
  * loop's registers free.
  */
-static uint
+static NOPROF uint
 uwalk(pte_t *pd, uint upc, uint usp, uint ubp, int sys, uint *pc, uint n, uint *hp)
 {
 	uint h = *hp, i = n, end = n + 1 + KPUFRAMES, ret = 0, fp, next, pg, *w;
@@ -152,7 +154,7 @@ uwalk(pte_t *pd, uint upc, uint usp, uint ubp, int sys, uint *pc, uint n, uint *
  * user's of the process the processor runs.  The number of pcs (0 for
  * a tick outside kernel text in no process); their hash in *hp.
  */
-uint
+NOPROF uint
 kpwalk(Mach *m, uint *f, uint bp, uint *pc, uint *hp)
 {
 	Proc *p = m->proc;

@@ -155,6 +155,7 @@ main(uint magic, Mbinfo *mb)
 	mmuinit();
 	mpinit();
 	trapinit();
+	arcsinit();
 	i8259init();
 	ioapicinit();
 	chandevinit();

@@ -120,6 +120,9 @@ trap(Ureg *u)
 	case Tflush:
 		flushintr();
 		break;
+	case Tstop:
+		patchintr();
+		break;
 	case Twake:
 		lapiceoi();	/* it has woken from idle's hlt: all it was for */
 		break;
@@ -177,7 +180,7 @@ trap(Ureg *u)
  * pushes an error code, which lies above f's frame too.  f itself for
  * any later instruction.
  */
-uint*
+NOPROF uint*
 delivered(uint *f)
 {
 	uchar *op = (uchar*)f[0];

@@ -179,6 +179,18 @@ cpuidfeatures(void)
 	return d;
 }
 
+/*
+ * CPUID as a serializing instruction: the processor fetches what
+ * follows afresh, after every store before it (code just patched).
+ */
+static inline void
+serialize(void)
+{
+	uint a = 0;
+
+	asm volatile("cpuid" : "+a"(a) : : "ebx", "ecx", "edx", "memory");
+}
+
 static inline void
 fxsave(FPsave *s)
 {

@@ -139,6 +139,31 @@ awk -v a=$t1 -v b=$t2 -v l="$(cut -d' ' -f1-3 /proc/loadavg)" 'BEGIN {
 	printf "| processors | ticks |\n|---|---|\n| 1 | %d |\n| 2 | %d |\n\nSpeedup: %.2f (load average %s).\n", a, b, a/b, l }'
 echo
 
+echo "## The call graph's cost"
+echo
+echo "\`calls 100000\` (100,000 seeks, and its fork and exec) with kprof's arcs off and on, between two"
+echo "\`bench now\`, on one processor; the calls recorded are kpgmon's, summed by \`kprof -q\`. Then"
+echo "\`runtest\` on 2 processors, arcs off and on: its rounds in its 3 seconds."
+echo "\`./run-qemu.sh -k -d -p 1 -o gmon -c 'bench now; calls 100000; bench now; echo startclr > /dev/kpctl;"
+echo "echo arcs on > /dev/kpctl; bench now; calls 100000; bench now; echo arcs off > /dev/kpctl; ...'\`"
+echo "and \`./run-qemu.sh -k -d -p 2 -c 'runtest; echo arcs on > /dev/kpctl; runtest'\`."
+echo
+gmon=$(mktemp /tmp/bench.XXXXXX)
+n=$(./run-qemu.sh -k -d -p 1 -t 600 -o "$gmon" -c 'bench now; calls 100000; bench now; echo startclr > /dev/kpctl; echo arcs on > /dev/kpctl
+bench now; calls 100000; bench now; echo arcs off > /dev/kpctl; echo stop > /dev/kpctl; cat /dev/kpgmon > /dev/eia1' |
+	tr -d '\r' | sed -nE 's/^bench: ([0-9]+) instructions.*/\1/p' | tr '\n' ' ')
+calls=$(o/host/kprof -q o/kernel "$gmon" | awk -F'\t' '$2 ~ / calls$/ { s += $2 } END { print s }')
+rm -f "$gmon"
+read -r a b c d <<<"$n"
+rounds=$(./run-qemu.sh -k -d -p 2 -t 600 -c 'runtest; echo arcs on > /dev/kpctl; runtest' | tr -d '\r' | sed -nE 's/^runtest: .* ([0-9]+) rounds:.*/\1/p' | tr '\n' ' ')
+read -r r0 r1 <<<"$rounds"
+awk -v off=$((b - a)) -v on=$((d - c)) -v calls="$calls" -v r0="$r0" -v r1="$r1" 'BEGIN {
+	printf "| measure | value |\n|---|---|\n"
+	printf "| calls 100000, arcs off | %d instructions |\n| calls 100000, arcs on | %d instructions |\n", off, on
+	printf "| calls recorded | %d |\n| added per recorded call | %.1f instructions |\n", calls, (on - off) / calls
+	printf "| runtest rounds, arcs off / on | %d / %d (%.1f%% fewer) |\n", r0, r1, 100 * (r0 - r1) / r0 }'
+echo
+
 echo "## Memory, kpdata, boot, fuzz"
 echo
 r=$(./run-qemu.sh -k -d -p 1 -c 'bench mem; bench kpdata; bench now' | tr -d '\r' | grep '^bench')

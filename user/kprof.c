@@ -11,6 +11,7 @@
  *	kprof -a function kernel kpdata		(on the host)
  *	kprof -D kernel before.kpdata after.kpdata	(on the host)
  *	kprof -P kpproc
+ *	kprof -q kernel kpgmon [function]
  *
  * kpdata (kprof(3), kern/kprof.h) counts the clock ticks in each 8-byte
  * bin of kernel text.  kprof credits each bin to the function whose
@@ -36,10 +37,14 @@
  * kpstack its stacks, in pprof's format (tools/kpprof.c), -a prints a
  * function's instructions with their ticks (tools/annotate.c), and -D
  * two profiles' difference (tools/kpdiff.c).  -P prints kpproc's ticks
- * by process, busiest first, with no kernel needed.
+ * by process, busiest first, with no kernel needed.  -q prints the
+ * kernel's call graph from kpgmon, a gmon.out: each function with its
+ * callers and callees and the calls between them (user/lib/callgraph.c),
+ * or only the function named.
  *
  * This is a front end: the work is the formatters' library, user/lib
- * (elfsym.c, kpdata.c, kpcmp.c, kpstack.c, kpcum.c, flame.c), which prof and the
+ * (elfsym.c, kpdata.c, kpcmp.c, kpstack.c, kpcum.c, flame.c, gmonread.c,
+ * callgraph.c), which prof and the
  * host's tools share.  The same source builds for the guest and for
  * the host, o/host/kprof.
  */
@@ -51,6 +56,7 @@
 #include "kpdata.h"
 #include "kpproc.h"
 #include "kpstack.h"
+#include "gmon.h"
 #if __STDC_HOSTED__
 #include "pprof.h"
 #endif
@@ -66,7 +72,8 @@ usage(void)
 		"       kprof -p [-h hz] [-u prog] kernel kpdata [kpstack] >kernel.pb.gz\n"
 		"       kprof -a function kernel kpdata\n"
 		"       kprof -D kernel before.kpdata after.kpdata\n"
-		"       kprof -P kpproc\n");
+		"       kprof -P kpproc\n"
+		"       kprof -q kernel kpgmon [function]\n");
 	exit(1);
 }
 
@@ -135,6 +142,7 @@ int
 main(int argc, char *argv[])
 {
 	Symtab k, u;
+	Gmon g;
 	uint32_t *cell;
 	unsigned long hz;
 	const char *arg, *err, *fn, *prog;
@@ -160,7 +168,8 @@ main(int argc, char *argv[])
 			break;
 		}
 		if(strcmp(argv[i], "-s") == 0 || strcmp(argv[i], "-g") == 0 || strcmp(argv[i], "-c") == 0
-		|| strcmp(argv[i], "-p") == 0 || strcmp(argv[i], "-D") == 0 || strcmp(argv[i], "-i") == 0){
+		|| strcmp(argv[i], "-p") == 0 || strcmp(argv[i], "-D") == 0 || strcmp(argv[i], "-i") == 0
+		|| strcmp(argv[i], "-q") == 0){
 			if(mode != 0)
 				usage();
 			mode = argv[i][1];
@@ -205,6 +214,9 @@ main(int argc, char *argv[])
 	}else if(mode == 'c'){
 		if(hz != 0 || argc - i != 3)
 			usage();
+	}else if(mode == 'q'){
+		if(hz != 0 || argc - i < 2 || argc - i > 3)
+			usage();
 	}else if(mode == 'D'){
 		if(argc - i != 3)
 			usage();
@@ -230,6 +242,11 @@ main(int argc, char *argv[])
 		break;
 	case 'c':
 		kpcompare(&k, argv[i+1], argv[i+2], omit, nomit);
+		break;
+	case 'q':
+		gmonload(&g, &k, argv[i+1]);
+		callgraph(&k, &g, argc - i == 3 ? argv[i+2] : NULL);
+		gmonfree(&g);
 		break;
 #if __STDC_HOSTED__
 	case 'p':

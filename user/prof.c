@@ -65,7 +65,7 @@ gmonpprof(Symtab *t, Gmon *g)
 	ppcomment(p, "clock: profil(2)'s, HZ %u", (unsigned)g->hz);
 	ppcomment(p, "ticks: %llu", (unsigned long long)g->total);
 	for(i = 0; i < g->n; i++){
-		c = le16(g->count + 2*i);
+		c = g->count[i];
 		if(c != 0){
 			loc = ppat(p, gmonaddr(g, i));
 			ppsample(p, &loc, 1, c);

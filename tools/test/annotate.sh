@@ -92,6 +92,7 @@ want '' 'usage: kprof [-h hz] kernel kpdata
        kprof -a function kernel kpdata
        kprof -D kernel before.kpdata after.kpdata
        kprof -P kpproc
+       kprof -q kernel kpgmon [function]
 '
 expect no-function-named 1 -a
 expect too-many-files 1 -a f ak ad ad

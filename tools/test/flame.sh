@@ -297,7 +297,7 @@ want '' 'kprof: z: no ticks to draw\n'
 expect svg-no-ticks 1 -g sk z
 want ''
 expect folded-no-ticks 0 -s sk z
-want '' 'usage: kprof [-h hz] kernel kpdata\n       kprof -s|-g [-u prog] kernel kpstack [kpdata]\n       kprof -i [-u prog] kernel kpdata kpstack\n       kprof -t function [-u prog] kernel kpstack [kpdata]\n       kprof -c [-x sym]... kernel exact sampled\n       kprof -p [-h hz] [-u prog] kernel kpdata [kpstack] >kernel.pb.gz\n       kprof -a function kernel kpdata\n       kprof -D kernel before.kpdata after.kpdata\n       kprof -P kpproc\n'
+want '' 'usage: kprof [-h hz] kernel kpdata\n       kprof -s|-g [-u prog] kernel kpstack [kpdata]\n       kprof -i [-u prog] kernel kpdata kpstack\n       kprof -t function [-u prog] kernel kpstack [kpdata]\n       kprof -c [-x sym]... kernel exact sampled\n       kprof -p [-h hz] [-u prog] kernel kpdata [kpstack] >kernel.pb.gz\n       kprof -a function kernel kpdata\n       kprof -D kernel before.kpdata after.kpdata\n       kprof -P kpproc\n       kprof -q kernel kpgmon [function]\n'
 expect usage-s-one-file 1 -s sk
 expect usage-s-four-files 1 -s sk b d1 d1
 expect usage-s-and-g 1 -s -g sk b

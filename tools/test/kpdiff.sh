@@ -83,6 +83,7 @@ want '' 'usage: kprof [-h hz] kernel kpdata
        kprof -a function kernel kpdata
        kprof -D kernel before.kpdata after.kpdata
        kprof -P kpproc
+       kprof -q kernel kpgmon [function]
 '
 expect one-file 1 -D sk before
 

@@ -276,7 +276,7 @@ want '' 'kprof: nosuch: No such file or directory\n'
 expect missing-kpdata 1 -h 100 k1 nosuch
 
 # Usage.
-want '' 'usage: kprof [-h hz] kernel kpdata\n       kprof -s|-g [-u prog] kernel kpstack [kpdata]\n       kprof -i [-u prog] kernel kpdata kpstack\n       kprof -t function [-u prog] kernel kpstack [kpdata]\n       kprof -c [-x sym]... kernel exact sampled\n       kprof -p [-h hz] [-u prog] kernel kpdata [kpstack] >kernel.pb.gz\n       kprof -a function kernel kpdata\n       kprof -D kernel before.kpdata after.kpdata\n       kprof -P kpproc\n'
+want '' 'usage: kprof [-h hz] kernel kpdata\n       kprof -s|-g [-u prog] kernel kpstack [kpdata]\n       kprof -i [-u prog] kernel kpdata kpstack\n       kprof -t function [-u prog] kernel kpstack [kpdata]\n       kprof -c [-x sym]... kernel exact sampled\n       kprof -p [-h hz] [-u prog] kernel kpdata [kpstack] >kernel.pb.gz\n       kprof -a function kernel kpdata\n       kprof -D kernel before.kpdata after.kpdata\n       kprof -P kpproc\n       kprof -q kernel kpgmon [function]\n'
 expect no-arguments 1
 expect one-argument 1 k1
 expect three-arguments 1 k1 d1 d1

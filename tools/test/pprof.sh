@@ -181,6 +181,7 @@ want '' 'usage: kprof [-h hz] kernel kpdata
        kprof -a function kernel kpdata
        kprof -D kernel before.kpdata after.kpdata
        kprof -P kpproc
+       kprof -q kernel kpgmon [function]
 '
 expect too-many-files 1 -p sk d1 s1 s1
 want '' 'kprof: -p: d1: no clock rate beside it: give it with -h\n'

@@ -180,10 +180,22 @@ cp g1 tag
 poke tag 20 '<B' 2
 want '' 'prof: tag: unknown record, tag 2 at offset 20\n'
 expect basic-block-tag 1 p1 tag
+# A second histogram of the same range adds to the first, as gprof
+# reads it (the kernel's, whose counts pass 16 bits); of another, an error.
 cp g1 hist2
 tail -c +21 g1 >>hist2
-want '' 'prof: hist2: a second histogram at offset 85\n'
-expect second-histogram 1 p1 hist2
+want 'total: 200
+TEXT 00001000\tHZ 1000
+ms\t  %%\tsym
+100\t 50.0\tg
+60\t 30.0\tf
+40\t 20.0\th
+'
+expect second-histogram-adds 0 p1 hist2
+cp hist2 hist3
+poke hist3 86 '<I' 0x1004
+want '' 'prof: hist3: a second histogram, at offset 85, of another range or rate\n'
+expect second-histogram-elsewhere 1 p1 hist3
 mkgmon rate0 0x1000 0x1040 16 0 0:1
 want '' 'prof: rate0: clock rate 0\n'
 expect zero-rate 1 p1 rate0

@@ -49,9 +49,9 @@ echo == clear; echo startclr > /dev/kpctl; echo stop > /dev/kpctl; cat /dev/kppr
 	check "p$p-ran" [ "$st" = 0 ]
 	check "p$p-bad-pid" [ "$(grep -c '^echo: write error: bad control message$' <<<"$out")" = 6 ]
 	has "p$p-no-such-pid" '^echo: write error: no such process$'
-	has "p$p-status-all" '^off hz [0-9]+ .* pid all$'
+	has "p$p-status-all" '^off hz [0-9]+ .* pid all arcs off drop 0$'
 	bg=$(sed -n 's/^bg \([0-9]*\)$/\1/p' <<<"$out")
-	check "p$p-status-pid" grep -q " pid ${bg:-none}\$" <<<"$(block scoped)"
+	check "p$p-status-pid" grep -q " pid ${bg:-none} arcs off drop 0\$" <<<"$(block scoped)"
 
 	# One program while another runs: only its ticks, all of them its
 	# (on one processor it has about half of them).
@@ -65,7 +65,7 @@ echo == clear; echo startclr > /dev/kpctl; echo stop > /dev/kpctl; cat /dev/kppr
 	check "p$p-one-ticks" [ "${total:-0}" -ge 20 ]
 	check "p$p-one-sum" [ "$(sum "$rows")" = "$total" ]
 	check "p$p-one-no-idle" not grep -q '	idle$' <<<"$b"
-	check "p$p-scope-back" grep -q ' pid all$' <<<"$(block after)"
+	check "p$p-scope-back" grep -q ' pid all arcs off drop 0$' <<<"$(block after)"
 
 	# The command's children and their children are in scope.
 	b=$(block tree)

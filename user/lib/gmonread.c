@@ -1,8 +1,9 @@
 /*
- * Read a gmon.out (gmon.h), for prof and the host's tools: check it
- * and credit its histogram's ticks and its arcs' calls to the
- * functions of the program (user/lib/elfsym.c).  Every record is read
- * a byte at a time, so that alignment and the host's order do not
+ * Read a gmon.out (kern/gmon.h), a program's or the kernel's
+ * (#T/kpgmon), for prof, kprof -q and the host's tools: check it,
+ * credit its histogram's ticks and its arcs' calls to the functions of
+ * the program (user/lib/elfsym.c), and keep the arcs.  Every record is
+ * read a byte at a time, so that alignment and the host's order do not
  * matter; anything wrong is an error that says where.
  *
  * The same source builds for the guest and for the host, so it uses
@@ -16,23 +17,40 @@
 #include "elfsym.h"
 #include "gmon.h"
 
-/* The histogram record at r, off bytes into path, which holds left bytes from r on. */
-static void
+/*
+ * The histogram record at r, off bytes into path, which holds left
+ * bytes from r on: the first, or one more of the same range, whose
+ * counts add to the first's (the kernel's, whose counts are too large
+ * for 16 bits).  Its length.
+ */
+static size_t
 gethist(const char *path, const uint8_t *r, size_t left, size_t off, Gmon *h)
 {
-	if(h->count != NULL)
-		fatal("%s: a second histogram at offset %lu", path, (unsigned long)off);
+	uint32_t lowpc, highpc, n, hz, i;
+
 	if(left < 1 + GMON_HISTSIZE)
 		fatal("%s: truncated histogram", path);
-	h->lowpc = le32(r+1);
-	h->highpc = le32(r+5);
-	h->n = le32(r+9);
-	h->hz = le32(r+13);
-	h->count = r + 1 + GMON_HISTSIZE;
-	if(left - (1 + GMON_HISTSIZE) < 2*(uint64_t)h->n)
+	lowpc = le32(r+1);
+	highpc = le32(r+5);
+	n = le32(r+9);
+	hz = le32(r+13);
+	if(left - (1 + GMON_HISTSIZE) < 2*(uint64_t)n)
 		fatal("%s: truncated histogram", path);
-	if(h->hz == 0)
+	if(hz == 0)
 		fatal("%s: clock rate 0", path);
+	if(h->count == NULL){
+		h->lowpc = lowpc;
+		h->highpc = highpc;
+		h->n = n;
+		h->hz = hz;
+		h->count = calloc(n > 0 ? n : 1, sizeof h->count[0]);
+		if(h->count == NULL)
+			fatal("out of memory");
+	}else if(lowpc != h->lowpc || highpc != h->highpc || n != h->n || hz != h->hz)
+		fatal("%s: a second histogram, at offset %lu, of another range or rate", path, (unsigned long)off);
+	for(i = 0; i < n; i++)
+		h->count[i] += le16(r + 1 + GMON_HISTSIZE + 2*i);
+	return 1 + GMON_HISTSIZE + 2*(size_t)n;
 }
 
 /*
@@ -43,9 +61,10 @@ gethist(const char *path, const uint8_t *r, size_t left, size_t off, Gmon *h)
  * the calls, if they are the ones mcount could not fit in its table.
  */
 static uint32_t
-getarc(const char *path, const uint8_t *r, size_t left, size_t off, Symtab *t)
+getarc(const char *path, const uint8_t *r, size_t left, size_t off, Symtab *t, Gmon *h)
 {
 	uint32_t from, self, count;
+	Gmonarc *a;
 	Sym *s;
 
 	if(left < 1 + GMON_ARCSIZE)
@@ -65,13 +84,19 @@ getarc(const char *path, const uint8_t *r, size_t left, size_t off, Symtab *t)
 	s = &t->sym[symfind(t, self)];
 	s->calls += count;
 	t->withcalls = 1;
+	h->arc = grow(h->arc, &h->arccap, h->narc + 1, sizeof h->arc[0]);
+	a = &h->arc[h->narc++];
+	a->from = from;
+	a->self = self;
+	a->count = count;
 	return strcmp(s->name, "mcountoverflow") == 0 ? count : 0;
 }
 
 /*
  * Check the gmon.out of len bytes at buf, from path, and decode it: the
- * header, then records in any order, one of them the histogram, which
- * goes in h, the others arcs, whose calls go to the functions of t.
+ * header, then records in any order: the histogram, in one record or
+ * several, which goes in h, and arcs, whose calls go to the functions
+ * of t and which h keeps.
  * Returns the calls that mcount found no room for.
  */
 static uint64_t
@@ -91,11 +116,10 @@ getgmon(const char *path, const uint8_t *buf, size_t len, Gmon *h, Symtab *t)
 	for(off = GMON_HDRSIZE; off < len; ){
 		switch(buf[off]){
 		case GMON_TAG_TIME_HIST:
-			gethist(path, buf+off, len-off, off, h);
-			off += 1 + GMON_HISTSIZE + 2*(size_t)h->n;
+			off += gethist(path, buf+off, len-off, off, h);
 			break;
 		case GMON_TAG_CG_ARC:
-			lost += getarc(path, buf+off, len-off, off, t);
+			lost += getarc(path, buf+off, len-off, off, t, h);
 			off += 1 + GMON_ARCSIZE;
 			break;
 		default:
@@ -130,7 +154,7 @@ gmonload(Gmon *g, Symtab *t, const char *path)
 	if(buf == NULL)
 		fatal("%s: %s", path, strerror(errno));
 	g->lost = getgmon(path, buf, len, g, t);
-	g->buf = buf;
+	free(buf);
 	if(g->n == 0 || g->highpc <= g->lowpc || g->lowpc < t->textbase
 	|| gmonaddr(g, g->n - 1) - t->textbase >= t->textsize)
 		fatal("%s: histogram %08x-%08x does not fit %s's text %08x-%08x",
@@ -138,7 +162,7 @@ gmonload(Gmon *g, Symtab *t, const char *path)
 			(unsigned)t->textbase, (unsigned)(t->textbase + t->textsize));
 	g->total = 0;
 	for(i = 0; i < g->n; i++){
-		c = le16(g->count + 2*i);
+		c = g->count[i];
 		if(c != 0)
 			symcredit(t, gmonaddr(g, i), c);
 		g->total += c;
@@ -149,6 +173,8 @@ gmonload(Gmon *g, Symtab *t, const char *path)
 void
 gmonfree(Gmon *g)
 {
-	free(g->buf);
-	g->buf = NULL;
+	free(g->count);
+	free(g->arc);
+	g->count = NULL;
+	g->arc = NULL;
 }

@@ -1,0 +1,131 @@
+/*
+ * #T/kpgmon: the kernel's profile as a gmon.out (kern/gmon.h) for
+ * o/kernel, which GNU gprof and kprof -q read: kpdata's bins as the
+ * histogram, at the profiling clock's rate, and the call graph's arcs
+ * (kern/arcs.c).  The file is made whole at open, so that however it
+ * is read it is one moment's profile, and freed at close.
+ */
+#include "u.h"
+#include "mem.h"
+#include "dat.h"
+#include "fns.h"
+#include "kprof.h"
+#include "kpcount.h"
+#include "gmon.h"
+
+typedef struct Gmonbuf Gmonbuf;
+
+/* An open kpgmon's file. */
+struct Gmonbuf {
+	uint	len;		/* bytes in b */
+	uint	max;		/* room in b */
+	uchar	b[];
+};
+
+static uchar*
+le32(uchar *p, uint v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+	return p + 4;
+}
+
+/*
+ * An arc record, if there is room: arcswalk's fn.  Only arcs whose
+ * caller is in kernel text, as gprof and gmonread take them.
+ */
+static void
+putarc(void *arg, uint from, uint self, uint count)
+{
+	Gmonbuf *g = arg;
+	uchar *p;
+
+	if(g->len + 1 + GMON_ARCSIZE > g->max || from - (uint)text - 1 >= (uint)(etext - text))
+		return;
+	p = g->b + g->len;
+	*p++ = GMON_TAG_CG_ARC;
+	p = le32(p, from);
+	p = le32(p, self);
+	le32(p, count);
+	g->len += 1 + GMON_ARCSIZE;
+}
+
+/*
+ * Make the file, for c, an open kpgmon.  The histogram's counters are
+ * 16 bits: bins with more ticks are spread over as many records of the
+ * same range as the busiest needs, each holding up to GMON_MAXHIST of
+ * every bin's ticks beyond the records before.
+ */
+int
+kpgmonopen(Chan *c)
+{
+	uint nbin = ncell - KPBIN - KPSELF, narc = arcsmax(), nrec, top, i, r, v;
+	uint *bin;
+	Gmonbuf *g;
+	uchar *p;
+
+	if((bin = kmalloc(nbin * sizeof bin[0])) == nil)
+		return seterr(ENOMEM, nil);
+	for(i = 0, top = 0; i < nbin; i++){
+		bin[i] = kpcell(KPBIN + i);
+		if(bin[i] > top)
+			top = bin[i];
+	}
+	nrec = top == 0 ? 1 : (top + GMON_MAXHIST - 1) / GMON_MAXHIST;
+	g = kmalloc(sizeof *g + GMON_HDRSIZE + nrec*(1 + GMON_HISTSIZE + 2*nbin) + narc*(1 + GMON_ARCSIZE));
+	if(g == nil){
+		kfree(bin);
+		return seterr(ENOMEM, nil);
+	}
+	p = g->b;
+	memset(p, 0, GMON_HDRSIZE);
+	memmove(p, "gmon", 4);
+	le32(p + 4, GMON_VERSION);
+	p += GMON_HDRSIZE;
+	for(r = 0; r < nrec; r++){
+		*p++ = GMON_TAG_TIME_HIST;
+		p = le32(p, (uint)text);
+		p = le32(p, (uint)text + (nbin << KPBINSHIFT));
+		p = le32(p, nbin);
+		p = le32(p, hz);
+		memset(p, 0, GMON_DIMENLEN);
+		memmove(p, "seconds", 7);
+		p += GMON_DIMENLEN;
+		*p++ = 's';
+		for(i = 0; i < nbin; i++){
+			v = bin[i] > r*GMON_MAXHIST ? bin[i] - r*GMON_MAXHIST : 0;
+			if(v > GMON_MAXHIST)
+				v = GMON_MAXHIST;
+			*p++ = v;
+			*p++ = v >> 8;
+		}
+	}
+	kfree(bin);
+	g->len = p - g->b;
+	g->max = g->len + narc*(1 + GMON_ARCSIZE);
+	arcswalk(putarc, g, narc);
+	c->aux = g;
+	return 0;
+}
+
+long
+kpgmonread(Chan *c, void *buf, long n, uvlong off)
+{
+	Gmonbuf *g = c->aux;
+
+	if(off >= g->len)
+		return 0;
+	if(n > (long)(g->len - off))
+		n = g->len - off;
+	memmove(buf, g->b + off, n);
+	return n;
+}
+
+void
+kpgmonclose(Chan *c)
+{
+	kfree(c->aux);
+	c->aux = nil;
+}
