@@ -154,6 +154,11 @@ expect() {
 	if [ -z "$why" ]; then ok "$name"; else bad "$name" "$why"; fi
 }
 
+# same NAME A B: the case passes if files A and B are the same.
+same() {
+	if cmp -s "$2" "$3"; then ok "$1"; else bad "$1" "$(diff "$2" "$3" | head -6 | tr '\n' '|')"; fi
+}
+
 # poke FILE OFFSET FORMAT VALUE: overwrite bytes in a file (FORMAT as
 # Python's struct module has it), to damage test inputs on purpose.
 poke() {
