@@ -236,6 +236,30 @@ swaptables(void)
 }
 
 /*
+ * Is pc a function's entry: its nop, or the call of fentry that
+ * replaced it?  For kprof's stack walk (kern/kpwalk.c), from the NMI,
+ * which at an entry finds the caller's pc on top of the stack.  gcc
+ * aligns functions to 16 bytes, and no other nop starts at such an
+ * address (alignment padding ends at one, never starts); an entry
+ * not so aligned is not known as one, and its caller is left out.
+ */
+NOPROF int
+arcsentry(uint pc)
+{
+	uchar *s = (uchar*)pc;
+	int i;
+
+	if(pc % 16 != 0)
+		return 0;
+	if(s[0] == 0xE8)
+		return pc + Nop5len + *(int*)(s + 1) == (uint)fentry;
+	for(i = 0; i < Nop5len; i++)
+		if(s[i] != nop5[i])
+			return 0;
+	return 1;
+}
+
+/*
  * Check that each entry in the table holds the nop, in kernel text:
  * if one does not, the kernel was not built as the mkfile says, and
  * arcs on is refused.

@@ -42,6 +42,7 @@ extern int	arcson;
 void	arcsinit(void);
 int	arcsctl(int);
 void	arcsclear(void);
+int	arcsentry(uint);
 uint	arcsdrops(void);
 uint	arcsmax(void);
 uint	arcswalk(void (*)(void*, uint, uint, uint), void*, uint);

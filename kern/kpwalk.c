@@ -62,9 +62,10 @@ stacktop(Mach *m, uint sp)
  * The kernel call stack at the pc the NMI frame f interrupted, from
  * pc[n] on, leaf first: the return addresses in the chain of frame
  * pointers from bp, as long as each frame lies above the last, within
- * the stack, and holds a pc in kernel text.  At a function's first two
- * instructions (push ebp; mov ebp, esp) or at a ret, bp is still (or
- * again) the caller's, and the caller's pc is on top of the stack.
+ * the stack, and holds a pc in kernel text.  At a function's entry nop
+ * (kern/arcs.c) and its first two instructions after (push ebp; mov
+ * ebp, esp), or at a ret, bp is still (or again) the caller's, and the
+ * caller's pc is on top of the stack.
  */
 static NOPROF uint
 kwalk(Mach *m, uint *f, uint bp, uint *pc, uint n, uint *hp)
@@ -77,7 +78,7 @@ kwalk(Mach *m, uint *f, uint bp, uint *pc, uint n, uint *hp)
 		*hp = h;
 		return n;
 	}
-	if(op[0] == 0x55 || op[0] == 0xC3)
+	if(op[0] == 0x55 || op[0] == 0xC3 || (f[0] % 16 == 0 && arcsentry(f[0])))
 		ret = ((uint*)sp)[0];
 	else if(op[0] == 0x89 && op[1] == 0xE5)
 		ret = ((uint*)sp)[1];
