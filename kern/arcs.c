@@ -236,12 +236,12 @@ swaptables(void)
 }
 
 /*
- * Is pc a function's entry: its nop, or the call of fentry that
- * replaced it?  For kprof's stack walk (kern/kpwalk.c), from the NMI,
- * which at an entry finds the caller's pc on top of the stack.  gcc
- * aligns functions to 16 bytes, and no other nop starts at such an
- * address (alignment padding ends at one, never starts); an entry
- * not so aligned is not known as one, and its caller is left out.
+ * Is pc a function's entry nop?  For kprof's stack walk (kern/kpwalk.c),
+ * from the NMI, which at an entry finds the caller's pc on top of the
+ * stack.  gcc aligns functions to 16 bytes, and no other nop starts at
+ * such an address (alignment padding ends at one, never starts); an
+ * entry not so aligned is not known as one, nor one patched into a
+ * call, and the stack there leaves out its caller.
  */
 NOPROF int
 arcsentry(uint pc)
@@ -251,8 +251,6 @@ arcsentry(uint pc)
 
 	if(pc % 16 != 0)
 		return 0;
-	if(s[0] == 0xE8)
-		return pc + Nop5len + *(int*)(s + 1) == (uint)fentry;
 	for(i = 0; i < Nop5len; i++)
 		if(s[i] != nop5[i])
 			return 0;

@@ -78,10 +78,12 @@ kwalk(Mach *m, uint *f, uint bp, uint *pc, uint n, uint *hp)
 		*hp = h;
 		return n;
 	}
-	if(op[0] == 0x55 || op[0] == 0xC3 || (f[0] % 16 == 0 && arcsentry(f[0])))
+	if(op[0] == 0x55 || op[0] == 0xC3)
 		ret = ((uint*)sp)[0];
 	else if(op[0] == 0x89 && op[1] == 0xE5)
 		ret = ((uint*)sp)[1];
+	else if(op[0] == 0x0F && arcsentry(f[0]))
+		ret = ((uint*)sp)[0];
 	if(intext(ret))
 		PUSHPC(pc, n, h, ret);
 	/* fp - sp <= top - 8 - sp: fp at or above sp, and its two words below top */
