@@ -41,10 +41,10 @@ enum {
 	Arcbits	= 12,
 	Narc	= 1<<Arcbits,	/* slots in a processor's table */
 	Nprobe	= 16,		/* slots a pair may lie past the one its hash names */
-	Nop5len	= 5,		/* bytes of an entry nop, and of the call that replaces it */
+	Nop5len	= sizeof(ENTRYNOP) - 1,	/* bytes of an entry nop, and of the call that replaces it */
 };
 
-static uchar	nop5[Nop5len] = { 0x0F, 0x1F, 0x44, 0x00, 0x00 };	/* nopl 0(%eax,%eax,1), gcc's */
+static uchar	nop5[Nop5len] = ENTRYNOP;
 
 typedef struct Arc Arc;
 
@@ -233,28 +233,6 @@ swaptables(void)
 
 	for(k = 0; k < MAXMACH; k++)
 		mach[k].arcs = spare(k);
-}
-
-/*
- * Is pc a function's entry nop?  For kprof's stack walk (kern/kpwalk.c),
- * from the NMI, which at an entry finds the caller's pc on top of the
- * stack.  gcc aligns functions to 16 bytes, and no other nop starts at
- * such an address (alignment padding ends at one, never starts); an
- * entry not so aligned is not known as one, nor one patched into a
- * call, and the stack there leaves out its caller.
- */
-NOPROF int
-arcsentry(uint pc)
-{
-	uchar *s = (uchar*)pc;
-	int i;
-
-	if(pc % 16 != 0)
-		return 0;
-	for(i = 0; i < Nop5len; i++)
-		if(s[i] != nop5[i])
-			return 0;
-	return 1;
 }
 
 /*

@@ -63,7 +63,7 @@ stacktop(Mach *m, uint sp)
  * pc[n] on, leaf first: the return addresses in the chain of frame
  * pointers from bp, as long as each frame lies above the last, within
  * the stack, and holds a pc in kernel text.  At a function's entry nop
- * (kern/arcs.c) and its first two instructions after (push ebp; mov
+ * (atentry, kern/fns.h) and its first two instructions after (push ebp; mov
  * ebp, esp), or at a ret, bp is still (or again) the caller's, and the
  * caller's pc is on top of the stack.
  */
@@ -82,7 +82,7 @@ kwalk(Mach *m, uint *f, uint bp, uint *pc, uint n, uint *hp)
 		ret = ((uint*)sp)[0];
 	else if(op[0] == 0x89 && op[1] == 0xE5)
 		ret = ((uint*)sp)[1];
-	else if(op[0] == 0x0F && arcsentry(f[0]))
+	else if(op[0] == 0x0F && atentry(f[0]))
 		ret = ((uint*)sp)[0];
 	if(intext(ret))
 		PUSHPC(pc, n, h, ret);
