@@ -24,7 +24,7 @@
 enum {
 	Qctl = 1, Qdata, Qcpu, Qstack, Qproc, Qgmon,
 
-	Kpoutside	= 27,	/* the NMI's instructions its rdtscs miss: 4 before, 15 + 8 after (objdump -d) */
+	Kpoutside	= 25,	/* the NMI's instructions its rdtscs miss: 4 before, 13 + 8 after (objdump -d) */
 };
 
 static Dirtab kprofdir[] = {
@@ -141,13 +141,15 @@ stackadd(Kpcount *k, uint *pc, uint n, uint h)
  * that saw it on is done.  A stack that finds no room is cut: a
  * kernel one kept as its leaf alone if that has room, else only in its
  * bin, where kpstack's reads find it, as they find a user one in cells
- * 0 and 1.  A tick out of scope counts nowhere.
+ * 0 and 1.  A tick out of scope counts nowhere, but the first
+ * processor still rearms the clock; the rearming is part of the cost
+ * counted.
  */
 NOPROF void
-kprofnmi(uint *f, uint bp, uvlong t0)
+kprofnmi(uint *f, uint bp, uint t0)
 {
 	Mach *m = thismach();
-	uint pc[KPMAXFRAMES], n, h, kernel;
+	uint pc[KPMAXFRAMES], n, h, kernel, counted;
 	Kpcount *k;
 
 	if(!kprofon)
@@ -159,8 +161,8 @@ kprofnmi(uint *f, uint bp, uvlong t0)
 	if(f[0] >= (uint)vec0 && f[0] < (uint)alltraps)
 		f = delivered(f);	/* kern/trap.c */
 	kernel = intext(f[0]);	/* a user pc is below KZERO, so never */
-	/* Out of scope, a tick counts nowhere, but the first processor still rearms the clock. */
-	if(kpproctick(m->proc, k->gen, kernel)){
+	counted = kpproctick(m->proc, k->gen, kernel);
+	if(counted){
 		satinc(&k->cell[KPTOTAL]);
 		if(kernel){
 			satinc(&k->cell[KPKERNEL]);
@@ -171,10 +173,11 @@ kprofnmi(uint *f, uint bp, uvlong t0)
 			if(kernel && n > 1)
 				stackadd(k, pc, 1, (Fnvbasis ^ pc[0]) * Fnvprime);
 		}
-		k->cycles += rdtsc() - t0 + Kpoutside;
 	}
 	if(m == mach && nmirandom)
 		nmiclocknext();
+	if(counted)
+		k->cycles += (uint)rdtsc() - t0 + Kpoutside;
 out:
 	m->kpbusy = 0;
 }

@@ -170,20 +170,22 @@ ioapicenable(int irq)
  * commands only, one at a time, so the I/O APIC's register pair is
  * never shared.
  *
- * With nmirandom, as BSD's statclock, each interval is drawn at random
- * around the mean (nmiclocknext), so that no process can run in step
- * with the samples and hide from them or fill them, as one that wakes
- * at each of the scheduler's ticks can with a clock of the same rate
- * and a fixed phase.  The mean stays 1/HZ: the counts are uniform over
- * [n - n/2, n + n/2], n the fixed clock's (nmiclocknext).  The
- * generator is seeded the same at each start, so that run-qemu.sh -d's
- * runs stay the same.  It is the default only under -d (tscinstr):
- * elsewhere the first processor's NMI, which rearms the clock, may come
- * late by much (a host thread not running), and meanwhile no processor
- * samples; a rate generator never waits.
+ * With nmirandom, as BSD's statclock, the samples come at random, so
+ * that no process can run in step with them and hide from them or fill
+ * them, as one that wakes at each of the scheduler's ticks can with a
+ * clock of the same rate and a fixed phase: one in each tick of the
+ * first processor's clock, at a phase drawn at random (nmiclocknext).
+ * So the rate is HZ and the count per second exact, but for an NMI
+ * taken after the end of the tick it fell in.  The generator is seeded
+ * the same at each start, so that run-qemu.sh -d's runs stay the same.
+ * It is the default only under -d (tscinstr): elsewhere the first
+ * processor's NMI, which rearms the clock, may come late by much (a
+ * host thread not running), and meanwhile no processor samples; a rate
+ * generator never waits.
  */
 int	nmirandom = 1;	/* kprof's intervals are random; else all 1/HZ */
 static uint	nmicount;	/* the 8254's counts in 1/HZ s */
+static uint	nmiscale;	/* the 8254's counts in one of the local APIC timer's, times 2^32 */
 static uint	nmiseed;	/* xorshift's state; the first processor's NMI alone steps it */
 static int	nmion;		/* the clock is on */
 static uvlong	nmitime, nmit0;	/* time-stamp counts it was on till nmit0, when it last went on */
@@ -196,6 +198,7 @@ void
 nmiclock(int on)
 {
 	nmicount = (1193182 + hz/2) / hz;
+	nmiscale = ((uvlong)nmicount << 32) / lapicticks;
 	if(on != nmion){
 		nmitime += on ? 0 : rdtsc() - nmit0;
 		nmit0 = rdtsc();
@@ -228,28 +231,24 @@ nmiclocktime(int clr)
 }
 
 /*
- * The next interval, from the first processor's NMI.  With random
- * intervals channel 0 counts once (mode 0: its output rises at the end
- * of the count, and a count written drops it and starts the next), and
- * counts on below 0 meanwhile: the counts since the end, the NMI's
- * delay to here, are taken off the next interval, so that the mean
- * stays 1/HZ however late the NMI.  (A rate generator would keep its
- * rate by itself, but QEMU's 8254 restarts one at each count written,
- * with a pulse of its output: an NMI more.)
+ * The next sample, from the first processor's NMI: channel 0 counts
+ * once (mode 0: its output rises at the end of the count, and a count
+ * written drops it and starts the next) to a phase drawn at random in
+ * the tick after this processor's next one, which its local APIC
+ * timer's count says how far off it is.  So the NMI's own delay needs
+ * no measuring: two multiplications, where latching channel 0 to take
+ * it off a random interval would take 3 port reads and a division.
  */
 NOPROF void
 nmiclocknext(void)
 {
-	uint h = nmicount / 2, c, late;
+	uint left, c;
 
-	outb(0x43, 0x00);	/* latch channel 0's count */
-	late = inb(0x40);
-	late = -(late | inb(0x40) << 8) & 0xFFFF;
+	left = (uvlong)lapic[Ltccr] * nmiscale >> 32;
 	nmiseed ^= nmiseed << 13;
 	nmiseed ^= nmiseed >> 17;
 	nmiseed ^= nmiseed << 5;
-	c = nmicount - h + nmiseed % (2*h + 1);
-	c = c > late ? c - late : 1;
+	c = left + 1 + ((uvlong)nmiseed * nmicount >> 32);
 	outb(0x40, c);
 	outb(0x40, c >> 8);
 }

@@ -276,7 +276,7 @@ struct Proc {
 	uint	ticks;		/* clock ticks it has run, in user mode or in the kernel for it */
 	uint	profticks;	/* of those, ticks counted by one of img's profilers */
 	volatile uint	profowed;	/* ticks the clock found img's profilers on for, not yet counted (kern/prof.c) */
-	uint	kpin;		/* in kprof's scope: kpctl's pid sets it, fork copies it (under procs) */
+	uint	kpin;		/* in kprof's scope: kpctl's pid sets it, fork adds the parent's (under procs) */
 	uint	kpgen;		/* the kprof run kpticks are of (kern/kpproc.c) */
 	uint	kpticks[2];	/* its user and kernel ticks in it: the NMI of its processor alone writes them */
 	char	*kstack;	/* bottom of the kernel stack */

@@ -313,7 +313,7 @@ void	rootdata(Chan*, uchar*, uint);	/* dev/devroot.c: a boot file's contents, wh
  * frame pointer it interrupted.  Safe wherever the NMI lands: it takes
  * no lock and touches only its processor's counts.
  */
-void	kprofnmi(uint *f, uint bp, uvlong t0);
+void	kprofnmi(uint *f, uint bp, uint t0);
 uint	kpwalk(Mach*, uint*, uint, uint*, uint*);	/* kpwalk.c: the kernel and user stacks at kprofnmi's tick */
 #define Fnvbasis	2166136261U	/* kpwalk's hash of a stack: FNV-1a, a word at a time */
 #define Fnvprime	16777619U

@@ -29,12 +29,6 @@
 /* One more pc v on a stack, and in its hash h (FNV-1a, a word at a time). */
 #define PUSHPC(pc, n, h, v)	((h) = ((h) ^ ((pc)[(n)++] = (v))) * Fnvprime)
 
-/* The last user page the walk looked up: its address, and where the kernel sees it. */
-typedef struct Upage {
-	uint	va;		/* page-aligned; 1 for none */
-	uchar	*k;
-} Upage;
-
 static NOPROF int
 intext(uint pc)
 {
@@ -98,20 +92,6 @@ kwalk(Mach *m, uint *f, uint bp, uint *pc, uint n, uint *hp)
 	return n;
 }
 
-/* The user word at va, 4-aligned, in pd, through c's page if it is va's; nil if not mapped for user access. */
-static NOPROF uint*
-uword(pte_t *pd, uint va, Upage *c)
-{
-	uint pg = va & ~(BY2PG - 1);
-
-	if(pg != c->va){
-		if((c->k = uaddr(pd, pg, 0)) == nil)
-			return nil;
-		c->va = pg;
-	}
-	return (uint*)(c->k + (va & (BY2PG - 1)));
-}
-
 /* A user return address: in user space, and not 0. */
 static NOPROF int
 uret(uint pc)
@@ -126,16 +106,20 @@ uret(uint pc)
  * library's stub, which makes no frame (user/lib/syscall.asm): its
  * caller's pc is at usp.  Elsewhere, at a function's first instruction
  * or a ret it is at usp too, and at its second at usp+4, as in kwalk.
+ * The frames of a stack mostly share a page, so the walk looks a page
+ * up only when a frame is not in the last one; a frame whose two words
+ * straddle two pages ends it (the ABI's frames are 8 bytes into 16).
+ * The pcs are hashed once walked, not on the way, which keeps the
+ * loop's registers free.
  */
 static NOPROF uint
 uwalk(pte_t *pd, uint upc, uint usp, uint ubp, int sys, uint *pc, uint n, uint *hp)
 {
-	Upage c = { 1, nil };
-	uint h = *hp, end = n + 1 + KPUFRAMES, ret = 0, fp, next, *w;
-	uchar *op;
+	uint h = *hp, i = n, end = n + 1 + KPUFRAMES, ret = 0, fp, next, pg, *w;
+	uchar *op, *k = nil;
 
-	PUSHPC(pc, n, h, KPUMARK);
-	PUSHPC(pc, n, h, upc);
+	pc[n++] = KPUMARK;
+	pc[n++] = upc;
 	if(sys)
 		ret = usp;
 	else if((op = uaddr(pd, upc, 0)) != nil){
@@ -144,24 +128,25 @@ uwalk(pte_t *pd, uint upc, uint usp, uint ubp, int sys, uint *pc, uint n, uint *
 		else if(op[0] == 0x89 && (upc + 1) % BY2PG != 0 && op[1] == 0xE5)
 			ret = usp + 4;
 	}
-	if(ret != 0 && ret % 4 == 0 && (w = uword(pd, ret, &c)) != nil && uret(*w))
-		PUSHPC(pc, n, h, *w);
+	if(ret != 0 && ret % 4 == 0 && (w = uaddr(pd, ret, 0)) != nil && uret(*w))
+		pc[n++] = *w;
+	pg = ubp + BY2PG;	/* no page yet: fp - pg is large */
 	for(fp = ubp; n < end && fp % 4 == 0; fp = next){
-		if((w = uword(pd, fp, &c)) == nil)
-			break;
+		if(fp - pg > BY2PG - 8){
+			if((fp + 4) % BY2PG == 0 || (k = uaddr(pd, fp & ~(BY2PG - 1), 0)) == nil)
+				break;
+			pg = fp & ~(BY2PG - 1);
+		}
+		w = (uint*)(k + (fp - pg));
 		next = w[0];
-		if((fp + 4) % BY2PG != 0)
-			ret = w[1];
-		else if((w = uword(pd, fp + 4, &c)) != nil)
-			ret = w[0];
-		else
+		if(!uret(ret = w[1]))
 			break;
-		if(!uret(ret))
-			break;
-		PUSHPC(pc, n, h, ret);
+		pc[n++] = ret;
 		if(next <= fp)
 			break;
 	}
+	for(; i < n; i++)
+		h = (h ^ pc[i]) * Fnvprime;
 	*hp = h;
 	return n;
 }
@@ -178,14 +163,25 @@ kpwalk(Mach *m, uint *f, uint bp, uint *pc, uint *hp)
 	Proc *p = m->proc;
 	pte_t *pd;
 	Ureg *u;
-	uint n = 0, h = Fnvbasis;
+	uint n = 0, h = Fnvbasis, upc, usp, ubp, sys;
 
 	if(intext(f[0])){
 		n = kwalk(m, f, bp, pc, n, &h);
-		if(p != nil && (pd = *(pte_t*volatile*)&p->pgdir) != nil && (u = p->ureg) != nil && UREGUSER(u))
-			n = uwalk(pd, u->pc, u->sp, u->bp, u->trap == T_SYSCALL, pc, n, &h);
-	}else if((f[1] & 3) == 3 && p != nil && (pd = *(pte_t*volatile*)&p->pgdir) != nil)
-		n = uwalk(pd, f[0], f[3], bp, 0, pc, n, &h);
+		if(p == nil || (pd = *(pte_t*volatile*)&p->pgdir) == nil || (u = p->ureg) == nil || !UREGUSER(u))
+			goto out;
+		upc = u->pc;
+		usp = u->sp;
+		ubp = u->bp;
+		sys = u->trap == T_SYSCALL;
+	}else if((f[1] & 3) == 3 && p != nil && (pd = *(pte_t*volatile*)&p->pgdir) != nil){
+		upc = f[0];
+		usp = f[3];
+		ubp = bp;
+		sys = 0;
+	}else
+		goto out;
+	n = uwalk(pd, upc, usp, ubp, sys, pc, n, &h);
+out:
 	*hp = h;
 	return n;
 }

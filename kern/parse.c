@@ -43,7 +43,8 @@ tokenize(char *s, char **f, int nf)
 
 /*
  * Copy in the n bytes of a control message at buf (a user address
- * the system call has checked) and split it into words.
+ * the system call has checked) and split it into words.  A NUL is no
+ * end: "stop\0start" is not stop, so a message holding one is refused.
  */
 int
 parsecmd(Cmdbuf *cb, void *buf, long n)
@@ -52,7 +53,7 @@ parsecmd(Cmdbuf *cb, void *buf, long n)
 		return seterr(EINVAL, "bad control message");
 	memmove(cb->buf, buf, n);
 	cb->buf[n] = '\0';
-	if((cb->nf = tokenize(cb->buf, cb->f, nelem(cb->f))) <= 0)
+	if(memchr(cb->buf, '\0', n) != nil || (cb->nf = tokenize(cb->buf, cb->f, nelem(cb->f))) <= 0)
 		return seterr(EINVAL, "bad control message");
 	return 0;
 }

@@ -82,6 +82,7 @@ newproc(void)
 	p->state = Embryo;
 	p->pid = nextpid++;
 	p->killed = 0;	/* under procs: a kill may come as soon as the pid is there */
+	p->kpin = 0;	/* and kpctl's pid N, which sets it (kern/kpproc.c) */
 	unlock(&procs);
 	if((p->kstack = kmalloc(KSTACK)) == nil){
 		freeproc(p);
@@ -102,7 +103,7 @@ newproc(void)
 	p->img = nil;
 	p->pgdir = nil;
 	p->ticks = p->profticks = p->profowed = 0;
-	p->kpin = p->kpgen = p->kpticks[0] = p->kpticks[1] = 0;
+	p->kpgen = p->kpticks[0] = p->kpticks[1] = 0;
 	memset(p->fd, 0, sizeof p->fd);
 	p->errstr[0] = '\0';
 	p->fpsave = fpclean;
@@ -453,7 +454,7 @@ pfork(int flags)
 	np->noteid = up->noteid;
 	if(up->killed)
 		np->killed = 1;
-	np->kpin = up->kpin;	/* under procs, as kpctl's pid sets it */
+	np->kpin |= up->kpin;	/* under procs, as kpctl's pid sets it, maybe on np as it was made */
 	pid = np->pid;	/* before it can run, and exit */
 	ready(np);
 	unlock(&procs);

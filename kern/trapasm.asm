@@ -66,9 +66,10 @@ trapretend:
 ; itself rather than trust any (gs for its Mach, ds and es for C), and
 ; saves only the registers C may clobber.  It passes kprofnmi the frame
 ; the processor pushed (pc, cs, flags), the interrupted frame
-; pointer, for the stack, and the time-stamp counter at its fourth
-; instruction, for kprof's count of its own cost.  The processor takes
-; no other NMI until the iretd.
+; pointer, for the stack, and the time-stamp counter's low half at its
+; fourth instruction, for kprof's count of its own cost (an NMI is far
+; shorter than 2^32 counts).  The processor takes no other NMI until
+; the iretd.
 extern kprofnmi
 global nmientry
 nmientry:
@@ -80,18 +81,17 @@ nmientry:
 	push	ds
 	push	es
 	push	gs
-	push	edx
 	push	eax
 	mov	ax, KDSEG
 	mov	ds, ax
 	mov	es, ax
 	mov	ax, MACHSEG
 	mov	gs, ax
-	lea	eax, [esp + 32]
+	lea	eax, [esp + 28]
 	push	ebp
 	push	eax
 	call	kprofnmi
-	add	esp, 16
+	add	esp, 12
 	pop	gs
 	pop	es
 	pop	ds

@@ -7,22 +7,48 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
-# section CASE: the console lines after "case CASE", up to the next case.
-section() {
-	awk -v c="case $1" '$0 == c { on = 1; next } /^case / { on = 0 } on' <<<"$out"
+# splitcases: split the last guest's console into section, the lines after
+# each "case CASE" up to the next case, by CASE; in bash, as a few
+# processes a case (awk, grep) were hundreds.
+declare -A section
+splitcases() {
+	local line c=
+	section=()
+	while IFS= read -r line; do
+		if [[ $line == "case "* ]]; then
+			c=${line#case }
+			section[$c]=
+		elif [ -n "$c" ]; then
+			section[$c]+=$line$'\n'
+		fi
+	done <<<"$out"
 }
 
-# killed CASE TRAP: the attack in CASE was killed by trap TRAP, with the
-# one-line message, and nothing else happened.
+# trapped CASE TRAP: the attack in CASE was killed by trap TRAP (a
+# regular expression), with the one-line message, and status 255, and
+# printed nothing else.
+trapped() {
+	local line msg=0 st=0 other=0
+	local re="^[a-z]+: pid [0-9]+: trap $2 \([a-z ]+\) addr 0x?[0-9a-f]* pc 0x[0-9a-f]+$"
+	local says='^(attack|fpu): ' trap=': pid [0-9]+: trap '
+	while IFS= read -r line; do
+		if [[ $line =~ $re ]]; then
+			msg=1
+		elif [ "$line" = 'status 255' ]; then
+			st=1
+		elif [[ $line =~ $says && ! $line =~ $trap ]]; then
+			other=1
+		fi
+	done <<<"${section[$1]}"
+	[ $msg = 1 -a $st = 1 -a $other = 0 ]
+}
+
+# killed CASE TRAP: trapped, as a case.
 killed() {
-	local s
-	s=$(section "$1")
-	if grep -qE "^[a-z]+: pid [0-9]+: trap $2 \([a-z ]+\) addr 0x?[0-9a-f]* pc 0x[0-9a-f]+$" <<<"$s" &&
-	   grep -qx 'status 255' <<<"$s" &&
-	   ! grep -E '^(attack|fpu): ' <<<"$s" | grep -qvE ': pid [0-9]+: trap '; then
+	if trapped "$1" "$2"; then
 		ok "$1"
 	else
-		bad "$1" "want trap $2 and status 255, got: $(tr '\n' '|' <<<"$s")"
+		bad "$1" "want trap $2 and status 255, got: $(tr '\n' '|' <<<"${section[$1]}")"
 	fi
 }
 
@@ -44,14 +70,15 @@ cmds+=$'\n''echo case int1; attack insn int1; echo status $?'
 cmds+=$'\n''echo case movss; attack insn movss; echo status $?'
 cmds+=$'\n''echo case end; cat /dev/sysstat; cat /dev/textsum'
 guest -d -t 300 -c "$cmds"
+splitcases
 for c in "${cases[@]}"; do killed "$c" 13; done
 for s in "${gdt[@]}"; do killed "gdt-$s" 13; done
 for i in "${insns[@]}"; do killed "insn-$i" 13; done
 n=0
 for v in $(seq 0 255); do
 	[ "$v" = 64 ] && continue
-	s=$(section "int-$v")
-	grep -qE '^attack: pid [0-9]+: trap 13 \(general protection\)' <<<"$s" && grep -qx 'status 255' <<<"$s" && n=$((n + 1))
+	[[ ${section[int-$v]} =~ (^|$'\n')'attack: pid '[0-9]+': trap 13 (general protection)' ]] &&
+		[[ ${section[int-$v]} =~ (^|$'\n')'status 255'$'\n' ]] && n=$((n + 1))
 done
 check int-every-vector-but-syscall [ "$n" = 255 ]
 # icebp is a debug trap on hardware, an invalid opcode to QEMU 7.
@@ -137,6 +164,7 @@ guest -d -p 1 -a 'hz=1000' -c 'cat /dev/textsum; cat /dev/sysstat
 fpu keep 50; fpu fork; fpu clean; fpu dirty
 echo case pending; fpu pending; echo status $?
 echo case end; cat /dev/sysstat; cat /dev/textsum'
+splitcases
 has fpu-keep '^fpu: keep ok$'
 has fpu-fork '^fpu: fork ok$'
 check fpu-clean [ "$(grep -cx 'fpu: clean ok' <<<"$out")" = 2 ]

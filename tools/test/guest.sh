@@ -41,10 +41,22 @@ has prompt '^\$ '
 has prompt-typed '^typed at the prompt$'
 check prompt-halt-status [ "$st" = 5 ]
 
-guest -c 'echo hello > /tmp/f; echo world >> /tmp/f; cat /tmp/f; ls -l /tmp/f
+# Files, unions and pipes, in one boot (a boot costs the host more than
+# these commands): each case's files are its own, and the pipe device's
+# come last, as they bind over /tmp.
+guest -c "echo hello > /tmp/f; echo world >> /tmp/f; cat /tmp/f; ls -l /tmp/f
 mkdir /tmp/d; echo in d > /tmp/d/g; cd /tmp/d; cat g; cd ..; ls /tmp/d
-rm /tmp/d/g; rm /tmp/d; rm /tmp/f; ls /tmp; cat /tmp/f; echo status $?
-cp /bin/echo /tmp/e; /tmp/e copied binary runs'
+rm /tmp/d/g; rm /tmp/d; rm /tmp/f; ls /tmp; cat /tmp/f; echo status \$?
+cp /bin/echo /tmp/e; /tmp/e copied binary runs
+ls /dev; bind -a '#T' /dev; bind -a '#T' /dev; ls /dev | cat > /tmp/l; cat /tmp/l
+mkdir /tmp/u /tmp/d1 /tmp/d2 /tmp/d3 /tmp/d4 /tmp/d5 /tmp/d6 /tmp/d7 /tmp/d8
+echo 1 > /tmp/d1/f1; echo 7 > /tmp/d7/f7
+bind -a /tmp/d1 /tmp/u; bind -a /tmp/d2 /tmp/u; bind -a /tmp/d3 /tmp/u; bind -a /tmp/d4 /tmp/u
+bind -a /tmp/d5 /tmp/u; bind -a /tmp/d6 /tmp/u; bind -a /tmp/d7 /tmp/u; echo seven \$?
+bind -a /tmp/d8 /tmp/u; echo eight \$?; cat /tmp/u/f1 /tmp/u/f7; bind -b /tmp/d8 /tmp/d1; echo before \$?
+echo one two three | cat | cat > /tmp/p; cat < /tmp/p; echo x; echo y >> /tmp/p; cat /tmp/p | cat
+cat /dev/sysstat; ls '#|'; cat '#|/data'; echo read \$?; echo y > '#|/data'; echo wrongway \$?
+cat /dev/sysstat; bind '#|' /tmp; ls /tmp; cat /tmp/data1; echo readend \$?"
 has files-read-back '^hello$'
 has files-append '^world$'
 has files-ls-size '^-.* 12 .*f$|^- +12 +/tmp/f$'
@@ -52,24 +64,17 @@ has files-subdir '^in d$'
 has files-removed-status '^status [1-9]'
 has files-cp-exec '^copied binary runs$'
 
-guest -c 'ls /dev; bind -a "#T" /dev; bind -a "#T" /dev; ls /dev | cat > /tmp/l; cat /tmp/l'
 has union-dev-cons '^cons$'
 has union-dev-eia1 '^eia1$'
 has union-dev-kpctl '^kpctl$'
 check union-dev-rebind-harmless [ "$(grep -c '^kpdata$' <<<"$out")" = 2 ]
 
-guest -c 'mkdir /tmp/u /tmp/d1 /tmp/d2 /tmp/d3 /tmp/d4 /tmp/d5 /tmp/d6 /tmp/d7 /tmp/d8
-echo 1 > /tmp/d1/f1; echo 7 > /tmp/d7/f7
-bind -a /tmp/d1 /tmp/u; bind -a /tmp/d2 /tmp/u; bind -a /tmp/d3 /tmp/u; bind -a /tmp/d4 /tmp/u
-bind -a /tmp/d5 /tmp/u; bind -a /tmp/d6 /tmp/u; bind -a /tmp/d7 /tmp/u; echo seven $?
-bind -a /tmp/d8 /tmp/u; echo eight $?; cat /tmp/u/f1 /tmp/u/f7; bind -b /tmp/d8 /tmp/d1; echo before $?'
 has union-seven-binds '^seven 0$'
 has union-full '^bind: .*union full'
 has union-full-status '^eight 1$'
 has union-full-keeps '^7$'
 has union-before '^before 0$'
 
-guest -c 'echo one two three | cat | cat > /tmp/p; cat < /tmp/p; echo x; echo y >> /tmp/p; cat /tmp/p | cat'
 has pipe-chain '^one two three$'
 check pipe-append [ "$(grep -c '^one two three$' <<<"$out")" = 2 ]
 has redirect-append '^y$'
@@ -77,8 +82,6 @@ has redirect-append '^y$'
 # Pipes are a device like the others: #| is a new pipe, data its end to
 # read and data1 its end to write, each only that way; opened by name
 # alone, data reads end of file, and nothing leaks; #| can be bound.
-guest -c "cat /dev/sysstat; ls '#|'; cat '#|/data'; echo read \$?; echo y > '#|/data'; echo wrongway \$?
-cat /dev/sysstat; bind '#|' /tmp; ls /tmp; cat /tmp/data1; echo readend \$?"
 has pipedev-files '^data1$'
 has pipedev-eof '^read 0$'
 has pipedev-wrong-way 'data: permission denied'
@@ -87,16 +90,25 @@ has pipedev-bound-read-end 'data1: permission denied'
 stats=$(grep '^pages' <<<"$out")
 check pipedev-no-leak [ "$(wc -l <<<"$stats")" = 2 -a "$(sort -u <<<"$stats" | wc -l)" = 1 ]
 
+# Statuses, faults, and a bind over /dev, in one boot; the bind last.
+# init powers off through #c, which no bind can hide, and never exits.
 guest -c "sh -c 'exit 7'; echo status \$?; echo 'exit 3' > /tmp/s; sh /tmp/s; echo script \$?
-fault; echo killed \$?; nosuch; echo missing \$?"
+fault; echo killed \$?; nosuch; echo missing \$?
+fault; echo after nil; fault kernel; fault text; fault insn; echo still here
+mkdir /tmp/d; bind /tmp/d /dev; echo bound; exit 3"
 has exit-status '^status 7$'
 has script-status '^script 3$'
 has killed-status '^killed 255$'
 has missing-command '^sh: nosuch: '
 has missing-status '^missing 1$'
 
-# init powers off through #c, which no bind can hide, and never exits.
-guest -c 'mkdir /tmp/d; bind /tmp/d /dev; echo bound; exit 3'
+has fault-nil-message '^fault: pid [0-9]+: trap 14 \(page fault\) addr 0 pc 0x[0-9a-f]+$'
+has fault-kernel-message '^fault: pid [0-9]+: trap 14 \(page fault\) addr 0xc0100000 pc 0x[0-9a-f]+$'
+has fault-text-message '^fault: pid [0-9]+: trap 14 \(page fault\) addr 0x[0-9a-f]+ pc 0x[0-9a-f]+$'
+has fault-insn-message '^fault: pid [0-9]+: trap 6 \(invalid opcode\) addr 0 pc 0x[0-9a-f]+$'
+has fault-shell-goes-on '^still here$'
+hasnt fault-no-survivor 'still alive'
+
 has bind-over-dev '^bound$'
 hasnt bind-over-dev-no-panic 'panic'
 check bind-over-dev-status [ "$st" = 3 ]
@@ -107,14 +119,6 @@ check preempt-both-finish [ "$n" = 2 ]
 # Each ran for 1 s of its own; if they overlapped, both started before either ended.
 read -r s1 e1 s2 e2 <<<"$(grep -E '^spin' <<<"$out" | sed -E 's/.*ticks ([0-9]+) to ([0-9]+).*/\1 \2/' | tr '\n' ' ')"
 check preempt-overlap [ "${s2:-999999}" -lt "${e1:-0}" -a "${s1:-999999}" -lt "${e2:-0}" ]
-
-guest -c 'fault; echo after nil; fault kernel; fault text; fault insn; echo still here'
-has fault-nil-message '^fault: pid [0-9]+: trap 14 \(page fault\) addr 0 pc 0x[0-9a-f]+$'
-has fault-kernel-message '^fault: pid [0-9]+: trap 14 \(page fault\) addr 0xc0100000 pc 0x[0-9a-f]+$'
-has fault-text-message '^fault: pid [0-9]+: trap 14 \(page fault\) addr 0x[0-9a-f]+ pc 0x[0-9a-f]+$'
-has fault-insn-message '^fault: pid [0-9]+: trap 6 \(invalid opcode\) addr 0 pc 0x[0-9a-f]+$'
-has fault-shell-goes-on '^still here$'
-hasnt fault-no-survivor 'still alive'
 
 guest -o "$T/eia1" -c 'cat /kernel > /dev/eia1; xd /bin/echo > /dev/eia1'
 head -c "$(stat -c %s o/kernel)" "$T/eia1" >"$T/kernel"

@@ -10,6 +10,9 @@ follows SCRIPT, one step a line:
                     last wait matches the Python regular expression
     type TEXT       type TEXT; \\r, \\x03 (^C), \\x1b[A (up arrow)... as in
                     Python strings
+    retype TEXT     the next wait types TEXT at once and again every half
+                    second, each time matching only what came after it:
+                    for a state that shows only when asked (^P's list)
     pause SECONDS   wait that long
     # ...           a comment
 
@@ -62,6 +65,10 @@ def main():
             sys.stderr.write("typeat.py: " + why + "\n")
         sys.exit(code)
 
+    def keys(text):
+        return text.encode("latin-1").decode("unicode_escape").encode("latin-1")
+
+    retype = None
     for step in steps:
         if step.startswith("#") or not step.strip():
             continue
@@ -69,15 +76,23 @@ def main():
         if op == "wait":
             pat = re.compile(arg.encode("latin-1"), re.M)
             deadline = time.time() + 60
+            again = 0
             while True:
+                if retype is not None and time.time() >= again:
+                    seen = b""
+                    os.write(master, keys(retype))
+                    again = time.time() + 0.5
                 m = pat.search(seen.replace(b"\r", b""))
                 if m:
                     seen = seen.replace(b"\r", b"")[m.end():]
                     break
                 if time.time() > deadline or not pump(0.2):
                     finish(1, "timed out waiting for /%s/" % arg)
+            retype = None
+        elif op == "retype":
+            retype = arg
         elif op == "type":
-            os.write(master, arg.encode("latin-1").decode("unicode_escape").encode("latin-1"))
+            os.write(master, keys(arg))
         elif op == "pause":
             end = time.time() + float(arg)
             while time.time() < end and pump(0.1):

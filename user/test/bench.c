@@ -8,6 +8,10 @@
  *	bench [-p|-s] N		N rounds of a fixed loop; prints the
  *				instructions and clock ticks they took,
  *				with profil (-p) or pcsample (-s) on
+ *	bench -u N		the same, the loop called through five
+ *				more frames: a user stack of 8 pcs for
+ *				kprof to walk (work, deep 5 times, main,
+ *				_start)
  *	bench -k N		the same for a loop of N rounds in the
  *				kernel: "a N" written to /dev/spinctl
  *				(bind -a '#S' /dev first)
@@ -43,10 +47,20 @@ work(long n)
 		;
 }
 
+/* work(n) called through d more frames of deep's own. */
+static void __attribute__((noinline))
+deep(int d, long n)
+{
+	if(d == 0)
+		work(n);
+	else
+		deep(d - 1, n);
+}
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: bench now | bench mem | bench kpdata | bench [-p|-s|-k] rounds\n");
+	fprintf(stderr, "usage: bench now | bench mem | bench kpdata | bench [-p|-s|-k|-u] rounds\n");
 	exit(1);
 }
 
@@ -145,7 +159,7 @@ main(int argc, char *argv[])
 	if(argc == 2 && strcmp(argv[1], "kpdata") == 0)
 		return benchkpdata();
 	if(argc == 3 && (strcmp(argv[1], "-p") == 0 || strcmp(argv[1], "-s") == 0
-	|| strcmp(argv[1], "-k") == 0)){
+	|| strcmp(argv[1], "-k") == 0 || strcmp(argv[1], "-u") == 0)){
 		mode = argv[1];
 		argc--;
 		argv++;
@@ -177,6 +191,9 @@ main(int argc, char *argv[])
 	t0 = rdtsc();
 	if(fd >= 0)
 		write(fd, msg, strlen(msg));
+	else if(strcmp(mode, "-u") == 0)
+		for(r = 0; r < rounds; r++)
+			deep(4, 1000);
 	else
 		for(r = 0; r < rounds; r++)
 			work(1000);

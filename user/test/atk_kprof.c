@@ -1,0 +1,484 @@
+/*
+ * atk_kprof CASE [ROUNDS]: #T's control file and kpproc attacked
+ * (kprof(3), kern/kpproc.c, kern/parse.c).  Each case prints "ok NAME"
+ * for what held and "FAIL NAME: why" for what did not, then
+ * "atk_kprof: CASE: ok" or "failed".
+ *
+ *	ctl	messages with NULs, without a newline, of 63, 64 and
+ *		more bytes, of 8 and 9 words, from bad memory, at
+ *		offsets and in pieces: each refused or taken whole, and
+ *		what a refused one leaves is as it was
+ *	forkpid	`pid N' for a child as fork makes it (a thread writes
+ *		it as soon as the pid is there): the child is in scope,
+ *		and its ticks are in kpproc, in each of ROUNDS rounds
+ *	exits	ROUNDS children that spin and exit, more than kpproc
+ *		keeps, while another process reads kpproc again and
+ *		again: every line well formed, the overflow line last
+ *	offsets	kpproc and kpctl read at every offset in pieces of
+ *		1, 7 and 64 bytes, past the end, and into bad memory:
+ *		the pieces make the whole
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include "kern/sys.h"
+#include "lib/check.h"
+
+enum {
+	Forkmem	= 2*1024*1024,	/* the forking case's memory for fork to copy */
+	Spin	= 2000000,	/* a child's spin: a few ticks at 1000 Hz */
+	Big	= 64*1024,	/* room for kpproc */
+};
+
+static char	big[Big], piece[Big];
+
+static int
+ctlfd(void)
+{
+	int fd;
+
+	if((fd = open("/dev/kpctl", O_RDWR)) < 0)
+		fatal("/dev/kpctl");
+	return fd;
+}
+
+/* Write n bytes of msg to kpctl on a fresh open: what write returned, errno in *err. */
+static long
+ctln(const void *msg, long n, int *err)
+{
+	long r;
+	int fd = ctlfd();
+
+	errno = 0;
+	r = write(fd, msg, n);
+	*err = errno;
+	close(fd);
+	return r;
+}
+
+static void
+ctl(const char *msg)
+{
+	int err;
+
+	if(ctln(msg, strlen(msg), &err) != (long)strlen(msg)){
+		errno = err;
+		fatal(msg);
+	}
+}
+
+/* The status line's word after `pid', and whether kprof is on. */
+static void
+status(char *scope, int n, int *on)
+{
+	char s[256], *p;
+
+	if(readstr("/dev/kpctl", s, sizeof s) < 0)
+		fatal("read /dev/kpctl");
+	*on = strncmp(s, "on ", 3) == 0;
+	p = strstr(s, " pid ");
+	snprintf(scope, n, "%s", p != NULL ? p + 5 : "?");
+	for(p = scope; *p != '\0' && *p != ' ' && *p != '\n'; p++)
+		;
+	*p = '\0';
+}
+
+/* Message msg, n bytes, must be refused with err, and change nothing. */
+static void
+refused(const char *name, const void *msg, long n, int err)
+{
+	char before[32], after[32];
+	int on0, on1, e;
+	long r;
+
+	status(before, sizeof before, &on0);
+	r = ctln(msg, n, &e);
+	status(after, sizeof after, &on1);
+	if(r != -1 || e != err)
+		fail(name, "write returned %ld, errno %d, not -1 and %d", r, e, err);
+	else if(strcmp(before, after) != 0 || on0 != on1)
+		fail(name, "refused, but the status went from %s %s to %s %s",
+			on0 ? "on" : "off", before, on1 ? "on" : "off", after);
+	else
+		ok(name);
+}
+
+/* Message msg, n bytes, must be taken whole, and leave the scope want. */
+static void
+taken(const char *name, const void *msg, long n, const char *want)
+{
+	char scope[32];
+	int on, e;
+	long r;
+
+	r = ctln(msg, n, &e);
+	status(scope, sizeof scope, &on);
+	if(r != n)
+		fail(name, "write returned %ld, errno %d, not %ld", r, e, n);
+	else if(strcmp(scope, want) != 0)
+		fail(name, "scope %s, not %s", scope, want);
+	else
+		ok(name);
+}
+
+static void
+ctlcase(void)
+{
+	char msg[256], me[16], *end;
+	int fd, i;
+	long r;
+
+	snprintf(me, sizeof me, "%d", getpid());
+	ctl("pid all");
+	/* A NUL ends no message: what follows it is part of it. */
+	refused("nul-after-start", "stop\0start", 10, EINVAL);
+	snprintf(msg, sizeof msg, "pid %s", me);
+	refused("nul-in-pid", msg, strlen(msg) + 2, EINVAL);
+	refused("nul-first", "\0pid 1", 6, EINVAL);
+	refused("nul-alone", "\0", 1, EINVAL);
+	refused("empty", "", 0, EINVAL);
+	refused("blanks", " \t\n\n", 4, EINVAL);
+	/* Numbers: junk, signs, hex, overflow, none. */
+	refused("pid-none", "pid", 3, EINVAL);
+	refused("pid-neg", "pid -1", 6, EINVAL);
+	refused("pid-plus", "pid +1", 6, EINVAL);
+	refused("pid-hex", "pid 0x1", 7, EINVAL);
+	refused("pid-2^32", "pid 4294967297", 14, EINVAL);
+	refused("pid-huge", "pid 99999999999999999999999999999999999999999999999999", 54, EINVAL);
+	refused("pid-gone", "pid 99999999", 12, ESRCH);
+	refused("pid-zero", "pid 0", 5, ESRCH);
+	refused("pid-two", "pid 1 1", 7, EINVAL);
+	refused("unknown", "start please", 12, EINVAL);
+	refused("case", "START", 5, EINVAL);
+	refused("interval-junk", "interval sometimes", 18, EINVAL);
+	/* Length: the message and its end fit in 64 bytes, or it is refused. */
+	memset(msg, ' ', sizeof msg);
+	memmove(msg, "pid ", 4);
+	memmove(msg + 4, me, strlen(me));
+	taken("63-bytes", msg, 63, me);
+	ctl("pid all");
+	refused("64-bytes", msg, 64, EINVAL);
+	refused("255-bytes", msg, 255, EINVAL);
+	refused("2^31-1-bytes", msg, 0x7fffffff, EFAULT);
+	refused("negative-length", msg, -1, EINVAL);
+	/* Words: eight are looked up, nine are too many. */
+	refused("8-words", "pid 1 2 3 4 5 6 7", 17, EINVAL);
+	refused("9-words", "pid 1 2 3 4 5 6 7 8", 19, EINVAL);
+	refused("many-words", "a b c d e f g h i j k l m n o p q r s t u v w x y z", 51, EINVAL);
+	/* Memory: unmapped, kernel, straddling the end of the data. */
+	refused("nil-buffer", NULL, 5, EFAULT);
+	refused("kernel-buffer", (void*)0xC0100000, 5, EFAULT);
+	refused("top-buffer", (void*)(USEREND - 2), 5, EFAULT);
+	end = sbrk(0);
+	memmove(end - 4, "pid ", 4);
+	refused("past-the-end", end - 4, 8, EFAULT);
+	/* Without a newline, with many, in pieces, at an offset. */
+	snprintf(msg, sizeof msg, "pid %s", me);
+	taken("no-newline", msg, strlen(msg), me);
+	snprintf(msg, sizeof msg, "pid all\n\n\n");
+	taken("newlines", msg, strlen(msg), "all");
+	fd = ctlfd();
+	r = write(fd, "pi", 2);
+	i = errno;
+	if(r != -1 || i != EINVAL)
+		fail("pieces", "\"pi\": write returned %ld, errno %d", r, i);
+	else if((r = write(fd, "d 1", 3)) != -1)
+		fail("pieces", "\"d 1\": write returned %ld", r);
+	else
+		ok("pieces");
+	close(fd);
+	fd = ctlfd();
+	snprintf(msg, sizeof msg, "pid %s", me);
+	if(seek(fd, 1000000, 0) != 1000000 || write(fd, msg, strlen(msg)) != (long)strlen(msg))
+		fail("at-offset", "seek and write: %s", strerror(errno));
+	else
+		ok("at-offset");
+	close(fd);
+	ctl("pid all");
+}
+
+/* Shared with the scoper thread: it scopes kprof to target as soon as the pid exists. */
+static volatile int	target, done, quit;
+
+static void
+scoper(void)
+{
+	char msg[32];
+	int t, err;
+
+	while(!quit){
+		if((t = target) == 0 || done)
+			continue;
+		snprintf(msg, sizeof msg, "pid %d", t);
+		if(ctln(msg, strlen(msg), &err) > 0){
+			target = 0;
+			done = 1;
+		}
+	}
+	exit(0);
+}
+
+/* The ticks kpproc has for pid, user and kernel together; -1 if it has no line for it. */
+static long
+pidticks(int pid)
+{
+	char *p, *l, *k, *u;
+	long r = -1;
+
+	if(readstr("/dev/kpproc", big, sizeof big) < 0)
+		fatal("read /dev/kpproc");
+	for(l = big; (p = strchr(l, '\n')) != NULL; l = p + 1){
+		*p = '\0';
+		if(atoi(l) != pid || (k = strrchr(l, ' ')) == NULL)
+			continue;
+		*k = '\0';
+		if((u = strrchr(l, ' ')) != NULL)
+			r = strtoul(u + 1, NULL, 10) + strtoul(k + 1, NULL, 10);
+	}
+	return r;
+}
+
+static void
+forkpid(int rounds)
+{
+	int i, pid, kpid, next, lost = 0, st, go[2];
+	char *mem, name[32];
+	long t;
+
+	/* Memory for fork to copy: the child is Embryo the longer. */
+	if((mem = sbrk(Forkmem)) == (void*)-1)
+		fatal("sbrk");
+	memset(mem, 1, Forkmem);
+	ctl("pid all");
+	ctl("startclr");
+	if((kpid = rfork(RFPROC|RFMEM)) == 0)
+		scoper();
+	if(kpid < 0)
+		fatal("rfork");
+	next = kpid + 1;
+	for(i = 0; i < rounds; i++){
+		done = 0;
+		target = next;
+		if(pipe(go) < 0)
+			fatal("pipe");
+		/* The child spins once the scope is set: until then it waits, and cannot exit. */
+		if((pid = fork()) == 0){
+			close(go[1]);
+			read(go[0], &st, 1);
+			for(t = now(); now() - t < 10; )
+				spinloop(Spin / 100);
+			_exit(0);
+		}
+		close(go[0]);
+		if(pid != next){
+			failcall("fork: pid not the next", pid);
+			break;
+		}
+		next = pid + 1;
+		while(!done)
+			sleep(1);
+		close(go[1]);
+		if(wait(&st) != pid)
+			fatal("wait");
+		if((t = pidticks(pid)) <= 0){
+			if(lost++ < 3)
+				printf("atk_kprof: forkpid: round %d: child %d scoped as it was forked, but %s\n",
+					i, pid, t < 0 ? "has no ticks in kpproc" : "has 0 ticks");
+		}
+	}
+	quit = 1;
+	target = 0;
+	if(wait(NULL) != kpid)
+		failcall("wait for the scoper", -1);
+	ctl("stop");
+	ctl("pid all");
+	snprintf(name, sizeof name, "forkpid-%d-rounds", rounds);
+	if(lost != 0)
+		fail(name, "%d of %d children scoped as fork made them were not counted", lost, rounds);
+	else
+		ok(name);
+}
+
+/* Is s a decimal number and a blank (or, for the last, the end)?  Past it in *e. */
+static int
+number(char *s, char **e, int last)
+{
+	char *p = s;
+
+	while(*p >= '0' && *p <= '9')
+		p++;
+	if(p == s || *p != (last ? '\0' : ' '))
+		return 0;
+	*e = p + !last;
+	return 1;
+}
+
+/* One line of kpproc: pid ppid name user kernel, or overflow n user kernel, last. */
+static int
+wellformed(char *l, int last)
+{
+	char *e, *k;
+	int i;
+
+	if(strncmp(l, "overflow ", 9) == 0){
+		for(e = l + 9, i = 0; i < 3; i++)
+			if(!number(e, &e, i == 2))
+				return 0;
+		return last;
+	}
+	if(!number(l, &e, 0) || !number(e, &e, 0))
+		return 0;
+	/* the name, up to the last two words */
+	if((k = strrchr(e, ' ')) == NULL || k == e)
+		return 0;
+	for(k--; k > e && *k != ' '; k--)
+		;
+	return k > e && number(k + 1, &e, 0) && number(e, &e, 1);
+}
+
+static void
+exits(int rounds)
+{
+	int i, pid, reader, bad = 0, nline = 0, over = 0;
+	char *l, *p;
+
+	ctl("pid all");
+	ctl("startclr");
+	if((reader = fork()) == 0){
+		for(;;)
+			if(readstr("/dev/kpproc", big, sizeof big) < 0)
+				_exit(1);
+	}
+	for(i = 0; i < rounds; i++){
+		if((pid = fork()) == 0){
+			spinloop(Spin / 4);
+			_exit(0);
+		}
+		if(pid < 0 || wait(NULL) != pid){
+			failcall("fork and wait", pid);
+			break;
+		}
+	}
+	kill(reader);
+	wait(NULL);
+	ctl("stop");
+	if(readstr("/dev/kpproc", big, sizeof big) < 0)
+		fatal("read /dev/kpproc");
+	for(l = big; *l != '\0'; l = p + 1){
+		if((p = strchr(l, '\n')) == NULL){
+			bad++;
+			break;
+		}
+		*p = '\0';
+		nline++;
+		over += strncmp(l, "overflow ", 9) == 0;
+		if(!wellformed(l, p[1] == '\0') && bad++ == 0)
+			printf("atk_kprof: exits: bad line: %s\n", l);
+	}
+	if(bad != 0)
+		fail("exits-lines", "%d bad lines of %d", bad, nline);
+	else if(rounds > 300 && over != 1)
+		fail("exits-overflow", "%d children exited, %d lines, and no overflow line", rounds, nline);
+	else
+		ok("exits-lines");
+	ctl("pid all");
+}
+
+/* File path read at every offset in pieces of n bytes must be what one read gives. */
+static void
+pieces(const char *path, long n)
+{
+	char name[64];
+	long len, off, r;
+	int fd;
+
+	snprintf(name, sizeof name, "offsets-%s-%ld", strrchr(path, '/') + 1, n);
+	if((len = readstr(path, big, sizeof big)) < 0)
+		fatal(path);
+	if((fd = open(path, O_RDONLY)) < 0)
+		fatal(path);
+	for(off = 0; off <= len + 3; off++){
+		if(seek(fd, off, 0) != off)
+			fatal("seek");
+		r = read(fd, piece, n);
+		if(r != (off >= len ? 0 : len - off < n ? len - off : n) || (r > 0 && memcmp(piece, big + off, r) != 0)){
+			fail(name, "at %ld of %ld: read %ld bytes, or not the whole's", off, len, r);
+			close(fd);
+			return;
+		}
+	}
+	close(fd);
+	ok(name);
+}
+
+static void
+offsets(void)
+{
+	int fd, i;
+	long r;
+	char *end;
+
+	ctl("pid all");
+	ctl("startclr");
+	for(i = 0; i < 5; i++)
+		if(fork() == 0){
+			spinloop(Spin);
+			_exit(0);
+		}
+	while(wait(NULL) > 0)
+		;
+	ctl("stop");
+	pieces("/dev/kpproc", 1);
+	pieces("/dev/kpproc", 7);
+	pieces("/dev/kpproc", 64);
+	pieces("/dev/kpctl", 1);
+	pieces("/dev/kpctl", 7);
+	if((fd = open("/dev/kpproc", O_RDONLY)) < 0)
+		fatal("/dev/kpproc");
+	if(seek(fd, 0x7fffffff, 0) != 0x7fffffff || (r = read(fd, piece, sizeof piece)) != 0)
+		fail("offsets-far", "read at 2^31-1 did not give 0");
+	else
+		ok("offsets-far");
+	seek(fd, 0, 0);
+	end = sbrk(0);
+	if((r = read(fd, end - 8, 64)) != -1 || errno != EFAULT)
+		fail("offsets-past-the-end", "read into the end of the data returned %ld", r);
+	else if((r = read(fd, (void*)0xC0000000, 64)) != -1 || errno != EFAULT)
+		fail("offsets-kernel", "read into the kernel returned %ld", r);
+	else if((r = read(fd, piece, 0)) != 0)
+		fail("offsets-zero", "read of 0 bytes returned %ld", r);
+	else if((r = read(fd, piece, -1)) > 0)
+		fail("offsets-negative", "read of -1 bytes returned %ld", r);
+	else
+		ok("offsets-bad-buffers");
+	close(fd);
+	ctl("pid all");
+}
+
+int
+main(int argc, char *argv[])
+{
+	int rounds = argc > 2 ? atoi(argv[2]) : 20;
+
+	if(argc < 2){
+		fprintf(stderr, "usage: atk_kprof ctl|forkpid|exits|offsets [rounds]\n");
+		return 1;
+	}
+	if(strcmp(argv[1], "ctl") == 0)
+		ctlcase();
+	else if(strcmp(argv[1], "forkpid") == 0)
+		forkpid(rounds);
+	else if(strcmp(argv[1], "exits") == 0)
+		exits(rounds);
+	else if(strcmp(argv[1], "offsets") == 0)
+		offsets();
+	else{
+		fprintf(stderr, "atk_kprof: %s: no such case\n", argv[1]);
+		return 1;
+	}
+	printf("atk_kprof: %s: %s\n", argv[1], nfail ? "failed" : "ok");
+	return nfail != 0;
+}
