@@ -14,8 +14,9 @@
  * past the top of user space ends the walk, as does KPUFRAMES.  What
  * uaddr finds stays the process's while the NMI reads it: the process
  * is the one interrupted, so it changes nothing; another thread of its
- * image only hides pages, never frees them (kern/image.c), and the
- * scheduler holds procs from a process's exit until it lets go of it
+ * image only hides pages, never frees them, and frees tables only once
+ * the process has left the image and its directory no longer names
+ * them (kern/image.c); and the scheduler holds procs from a process's exit until it lets go of it
  * here (kern/proc.c), so no one frees its tables meanwhile.  All of
  * it is NOPROF, as the NMI's path: no entry nop that kern/arcs.c
  * patches, so that it runs the same while the text changes.
