@@ -57,9 +57,10 @@ stacktop(Mach *m, uint sp)
  * The kernel call stack at the pc the NMI frame f interrupted, from
  * pc[n] on, leaf first: the return addresses in the chain of frame
  * pointers from bp, as long as each frame lies above the last, within
- * the stack, and holds a pc in kernel text.  At a function's first two
- * instructions (push ebp; mov ebp, esp) or at a ret, bp is still (or
- * again) the caller's, and the caller's pc is on top of the stack.
+ * the stack, and holds a pc in kernel text.  At a function's entry nop
+ * (atentry, kern/fns.h) and its first two instructions after (push ebp; mov
+ * ebp, esp), or at a ret, bp is still (or again) the caller's, and the
+ * caller's pc is on top of the stack.
  */
 static NOPROF uint
 kwalk(Mach *m, uint *f, uint bp, uint *pc, uint n, uint *hp)
@@ -76,6 +77,8 @@ kwalk(Mach *m, uint *f, uint bp, uint *pc, uint n, uint *hp)
 		ret = ((uint*)sp)[0];
 	else if(op[0] == 0x89 && op[1] == 0xE5)
 		ret = ((uint*)sp)[1];
+	else if(op[0] == 0x0F && atentry(f[0]))
+		ret = ((uint*)sp)[0];
 	if(intext(ret))
 		PUSHPC(pc, n, h, ret);
 	/* fp - sp <= top - 8 - sp: fp at or above sp, and its two words below top */
