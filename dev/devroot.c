@@ -22,7 +22,6 @@
 enum {
 	NNODE	= 1024,		/* files and directories at once */
 	MAXFILE	= 4*1024*1024,	/* largest file */
-	Reserve	= 2*1024*1024,	/* heap that files leave for processes and channels */
 	Slot	= 0xFFFF,	/* qid bits that give the slot */
 	Chunk	= 64*1024,	/* bytes copied between scheduling points */
 };
@@ -155,8 +154,7 @@ grow(Node *n, uint len)
 	cap = n->cap ? n->cap : 256;
 	while(cap < len)
 		cap *= 2;
-	/* heapfree() may already be under Reserve: compare without wrapping. */
-	if(heapfree() < Reserve || cap > heapfree() - Reserve || (d = kmalloc(cap)) == nil)
+	if((d = kmallocdata(cap)) == nil)
 		return seterr(ENOSPC, "out of memory for files");
 	for(m = 0; m < n->len; m += k){
 		if(m > 0 && schedpoint() < 0){

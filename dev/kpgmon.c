@@ -66,7 +66,7 @@ kpgmonopen(Chan *c)
 	Gmonbuf *g;
 	uchar *p;
 
-	if((bin = kmalloc(nbin * sizeof bin[0])) == nil)
+	if((bin = kmallocdata(nbin * sizeof bin[0])) == nil)
 		return seterr(ENOMEM, nil);
 	for(i = 0, top = 0; i < nbin; i++){
 		bin[i] = kpcell(KPBIN + i);
@@ -74,7 +74,7 @@ kpgmonopen(Chan *c)
 			top = bin[i];
 	}
 	nrec = top == 0 ? 1 : (top + GMON_MAXHIST - 1) / GMON_MAXHIST;
-	g = kmalloc(sizeof *g + GMON_HDRSIZE + nrec*(1 + GMON_HISTSIZE + 2*nbin) + narc*(1 + GMON_ARCSIZE));
+	g = kmallocdata(sizeof *g + GMON_HDRSIZE + nrec*(1 + GMON_HISTSIZE + 2*nbin) + narc*(1 + GMON_ARCSIZE));
 	if(g == nil){
 		kfree(bin);
 		return seterr(ENOMEM, nil);

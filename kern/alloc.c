@@ -106,7 +106,10 @@ union Header {
 	uvlong	align;
 };
 
-enum { HEAPSIZE = 16*1024*1024 };
+enum {
+	HEAPSIZE	= 16*1024*1024,
+	Reserve	= 2*1024*1024,	/* heap that kmallocdata leaves for processes and channels */
+};
 
 static Lock	heaplk = { .name = "heap" };	/* all below */
 static Header	arena[HEAPSIZE/sizeof(Header)];
@@ -192,6 +195,22 @@ uint
 heapinuse(void)
 {
 	return heapused*sizeof(Header);
+}
+
+/*
+ * kmalloc for what a process may ask for as much of as it likes (a
+ * file's data, a snapshot of #T's counts at open): nil once the heap
+ * is within Reserve of full, so that what every process needs
+ * (processes, channels, mounts) can still be made.
+ */
+void*
+kmallocdata(uint nbytes)
+{
+	uint f = heapfree();
+
+	if(f < Reserve || nbytes > f - Reserve)
+		return nil;
+	return kmalloc(nbytes);
 }
 
 /* Bytes of heap not in use, though maybe not in one piece. */

@@ -19,6 +19,7 @@ void	pagefree(void*);
 int	pagesfree(void);
 int	pagestotal(void);
 void	*kmalloc(uint);
+void	*kmallocdata(uint);
 void	kfree(void*);
 uint	heapinuse(void);
 uint	heapfree(void);
