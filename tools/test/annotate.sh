@@ -9,17 +9,15 @@
 # add up to their rows of the flat profile; bad input.
 
 cd "$(dirname "$0")/../.." || exit 1
-top=$(pwd)
 . tools/test/lib.bash
+. tools/test/host.bash
 
-hostbuild kprof annotate
-kernel=$top/o/kernel
-cd "$T" || exit 1
+hostin kprof annotate
 
 # Kernel ak: f, 16 bytes in two bins of three and four instructions;
 # g, six nops, a 10-byte instruction over the whole of bin 3, a ret,
 # and padding.
-cat >ak.s <<'EOF'
+fixtures annotate "the test kernel" asm ak 0xc0100000 <<'EOF'
 	.text
 	.globl	f
 	.type	f,@function
@@ -37,17 +35,7 @@ g:	.fill	6,1,0x90
 	ret
 	.fill	7,1,0x90
 EOF
-if gcc -m32 -c -o ak.o ak.s && ld -m elf_i386 -Ttext=0xc0100000 -e 0xc0100000 -o ak ak.o; then
-	ok fixtures
-else
-	bad fixtures "could not build the test kernel"
-	summary annotate
-	exit 1
-fi
-python3 -c '
-import struct
-c = [3, 4, 5, 7, 2]
-open("ad", "wb").write(struct.pack(">7I", 30, sum(c), *c))'
+mkdata ad 30 21 5 0:3 1:4 2:5 3:7 4:2
 
 want 'f: 7 ticks, 33.3%% of the kernel'"'"'s 21
 ticks\t  %%\taddress\tinstruction
@@ -83,17 +71,7 @@ expect bin-with-no-start 0 -a g ak ad
 # Bad input.
 want '' 'kprof: -a: ak has no function nosuch\n'
 expect no-such-function 1 -a nosuch ak ad
-want '' 'usage: kprof [-h hz] kernel kpdata
-       kprof -s|-g [-u prog] kernel kpstack [kpdata]
-       kprof -i [-u prog] kernel kpdata kpstack
-       kprof -t function [-u prog] kernel kpstack [kpdata]
-       kprof -c [-x sym]... kernel exact sampled
-       kprof -p [-h hz] [-u prog] kernel kpdata [kpstack] >kernel.pb.gz
-       kprof -a function kernel kpdata
-       kprof -D kernel before.kpdata after.kpdata
-       kprof -P kpproc
-       kprof -q kernel kpgmon [function]
-'
+want '' "$kprofusage"
 expect no-function-named 1 -a
 expect too-many-files 1 -a f ak ad ad
 want '' 'kprof: ad2: truncated at byte 24 of the 28 that kernel text'"'"'s 5 bins take (or of another kernel)\n'
@@ -103,8 +81,7 @@ PATH=/nonexistent "${hostbins[0]}" -a f ak ad >got.out 2>got.err
 check no-objdump grep -qx 'kprof: -a: objdump failed on ak' got.err
 
 # o/kernel: a bin in each of the busiest functions of a made-up profile.
-read -r textbase textsize < <(readelf -SW "$kernel" |
-	sed -n 's/.* \.text  *PROGBITS  *\([0-9a-f]*\) [0-9a-f]* \([0-9a-f]*\) .*/\1 \2/p')
+read -r textbase textsize < <(textof "$kernel")
 nm "$kernel" | awk '$2 ~ /^[tT]$/ { print $1, $3 }' >syms
 python3 - kd "$textbase" "$textsize" syms <<'EOF'
 import struct, sys

@@ -7,18 +7,6 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
-# typeat NAME ARGS...: boot with run-qemu.sh -k ARGS and type the steps
-# on the standard input; the console is left in $out.
-typeat() {
-	local name=$1
-	shift
-	python3 tools/test/typeat.py "$@" >"$T/console" 2>"$T/err"
-	st=$?
-	out=$(tr -d '\0' <"$T/console")
-	check "$name-ran" [ "$st" = 0 ]
-	[ "$st" = 0 ] || sed 's/^/	| /' "$T/err" | tail -3
-}
-
 # A ^C reaches a command only once the shell has made it the console's
 # foreground, which nothing prints: the scripts below type ^P (the
 # process list) until it shows the command there and the shell asleep,

@@ -11,53 +11,11 @@
 
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
+. tools/test/host.bash
 
 cd "$T" || exit 1
 python3 - <<'EOF'
-import struct
-
-def elf(path, textsize, syms, strtab, nextra=0, extraname=0, longsecname=False):
-    """An i386 ELF file: .text (textsize bytes at c0100000), .symtab of
-    syms [(name offset, value)], all global functions in .text,
-    .strtab, .shstrtab, then nextra empty sections named at extraname
-    in .shstrtab.  With longsecname, 2 MB of name follow ".x"."""
-    shstr = b'\0.text\0.symtab\0.strtab\0.shstrtab\0.x\0'
-    if longsecname:
-        shstr += b'y' * 2000000 + b'\0'
-    symtab = bytes(16) + b''.join(struct.pack('<IIIBBH', n, v, 0, 0x12, 0, 1) for n, v in syms)
-    body = bytearray(52)
-    def add(b):
-        off = len(body)
-        body.extend(b)
-        body.extend(bytes(-len(body) % 4))
-        return off
-    offs = [add(b'\x90' * textsize), add(symtab), add(strtab), add(shstr)]
-    def sh(name, typ, addr, off, size, link=0, entsize=0):
-        return struct.pack('<IIIIIIIIII', name, typ, 6 if typ == 1 else 0, addr, off, size, link, 1, 4, entsize)
-    shdrs = [bytes(40), sh(1, 1, 0xc0100000, offs[0], textsize),
-        sh(7, 2, 0, offs[1], len(symtab), link=3, entsize=16),
-        sh(15, 3, 0, offs[2], len(strtab)), sh(23, 3, 0, offs[3], len(shstr))]
-    shdrs += [sh(extraname, 1, 0, 0, 0)] * nextra
-    shoff = len(body)
-    body.extend(b''.join(shdrs))
-    body[0:52] = b'\x7fELF\1\1\1' + bytes(9) + struct.pack('<HHIIIIIHHHHHH',
-        2, 3, 1, 0xc0100000, 0, shoff, 0, 52, 32, 0, 40, len(shdrs), 4)
-    open(path, 'wb').write(body)
-
-def kpdata(path, nbins, bins, total=None, kern=None):
-    c = [0] * nbins
-    for i, n in bins.items():
-        c[i] += n
-    k = sum(c) if kern is None else kern
-    open(path, 'wb').write(struct.pack('>%dI' % (nbins + 2), k if total is None else total, k, *c))
-
-def gmon(path, low, high, n, counts):
-    c = [0] * n
-    for i, v in counts.items():
-        c[i] = v
-    b = b'gmon' + struct.pack('<I', 1) + bytes(12)
-    b += bytes([0]) + struct.pack('<IIII', low, high, n, 100) + b'seconds'.ljust(15, b'\0') + b's'
-    open(path, 'wb').write(b + b''.join(struct.pack('<H', v) for v in c))
+from fixtures import elf, gmon, kpdata
 
 N = 60000
 # Every name a tail of one 2 MB string: each runs to the end of the table.
@@ -87,33 +45,17 @@ kpdata('morekern.kp', 2, {0: 4, 1: 1}, total=3)
 kpdata('badsum.kp', 2, {0: 4, 1: 1}, kern=4)
 kpdata('saturated.kp', 2, {0: 0xffffffff, 1: 7}, kern=0xffffffff)
 EOF
-if [ -s longnames ] && [ -s shared ] && [ -s many ] && [ -s sections ] && [ -s longsecnames ]; then
-	ok fixtures
-else
-	bad fixtures "could not make the hostile files"
-	summary elfhostile
-	exit 1
-fi
+fixtures elfhostile "the hostile files" test -s longnames -a -s shared -a -s many -a -s sections -a -s longsecnames
 
-cd "$OLDPWD" || exit 1
-hostbuild kprof elfhostile
-cd "$T" || exit 1
+hostin kprof elfhostile
 
 want '' 'kprof: longnames: symbol name longer than 512 bytes\n'
 expect kprof-long-names 1 -h 100 longnames longnames.kp
-want 'total: 5\tin kernel text: 5\toutside kernel text: 0
-KTZERO c0100000\tHZ 100
-ms\t  %%\tsym
-50\t100.0\ta
-'
+wantkprof 5 5 100 '50\t100.0\ta'
 expect kprof-shared-prefixes 0 -h 100 shared shared.kp
 want "$(sed 's/%/%%/g' many.want)\n"
 expect kprof-60000-rows 0 -h 100 many many.kp
-want 'total: 5\tin kernel text: 5\toutside kernel text: 0
-KTZERO c0100000\tHZ 100
-ms\t  %%\tsym
-50\t100.0\tf
-'
+wantkprof 5 5 100 '50\t100.0\tf'
 expect kprof-60000-sections 0 -h 100 sections f.kp
 want '' 'kprof: longsecnames: section name longer than 512 bytes\n'
 expect kprof-long-section-names 1 -h 100 longsecnames f.kp
@@ -121,23 +63,13 @@ want '' 'kprof: morekern.kp: more kernel ticks (5) than ticks (3)\n'
 expect kpdata-kernel-over-total 1 -h 100 sections morekern.kp
 want '' 'kprof: badsum.kp: the bins add up to 5 ticks, not the 4 kernel ticks\n'
 expect kpdata-bins-not-kernel 1 -h 100 sections badsum.kp
-want 'total: 4294967295\tin kernel text: 4294967295\toutside kernel text: 0
-KTZERO c0100000\tHZ 100
-ms\t  %%\tsym
-42949673020\t100.0\tf
-'
+wantkprof 4294967295 4294967295 100 '42949673020\t100.0\tf'
 expect kpdata-saturated-bins 0 -h 100 sections saturated.kp
 
-cd "$OLDPWD" || exit 1
-hostbuild prof elfhostile
-cd "$T" || exit 1
+hostin prof elfhostile
 want '' 'prof: longnames: symbol name longer than 512 bytes\n'
 expect prof-long-names 1 longnames shared.gmon
-want 'total: 5
-TEXT c0100000\tHZ 100
-ms\t  %%\tsym
-50\t100.0\ta
-'
+wantprof 5 c0100000 100 '50\t100.0\ta'
 expect prof-shared-prefixes 0 shared shared.gmon
 want '' 'prof: longsecnames: section name longer than 512 bytes\n'
 expect prof-long-section-names 1 longsecnames shared.gmon

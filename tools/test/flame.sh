@@ -10,66 +10,15 @@
 # source; bad input of every kind, each a clear error.
 
 cd "$(dirname "$0")/../.." || exit 1
-top=$(pwd)
 . tools/test/lib.bash
+. tools/test/host.bash
 
-hostbuild kprof flame
-kernel=$top/o/kernel
-cd "$T" || exit 1
+hostin kprof flame
 
-# Kernel sk: text at c0100000, 0x70 bytes: 16 bytes before any
-# symbol, then f, g and h, and a function whose name has what folded
-# stacks and XML can't hold as it is.
-cat >sk.s <<'EOF'
-	.text
-	.fill	16,1,0x90
-	.globl	f
-	.type	f,@function
-f:	.fill	32,1,0x90
-	.globl	g
-	.type	g,@function
-g:	.fill	32,1,0x90
-	.globl	h
-	.type	h,@function
-h:	.fill	16,1,0x90
-	.globl	"a<b&c;d e"
-	.type	"a<b&c;d e",@function
-"a<b&c;d e":
-	.fill	16,1,0x90
-EOF
-if gcc -m32 -c -o sk.o sk.s && ld -m elf_i386 -Ttext=0xc0100000 -e 0xc0100000 -o sk sk.o &&
-   readelf -S sk | grep -q ' \.text  *PROGBITS  *c0100000 [0-9a-f]* 000070 '; then
-	ok fixtures
-else
-	bad fixtures "could not build the test kernel"
-	summary flame
-	exit 1
-fi
-
-# mkdata FILE CELL0 CELL1 NBINS: a kpdata of that many bins, cell 1's
-# ticks all in bin 0.
-mkdata() {
-	python3 - "$@" <<'EOF'
-import struct, sys
-path, total, kern, nbins = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-open(path, 'wb').write(struct.pack('>%dI' % (nbins + 2), total, kern, kern, *[0] * (nbins - 1)))
-EOF
-}
-
-# Leaf first.  A return address is named by the byte before it, so
-# c0100030, g's first byte, is a call at the end of f.  Pcs in no
-# function are named by their hex; paths of the same names merge,
-# paths with no ticks go.
-cat >s1 <<'EOF'
-5 c0100012 c0100031 c0100052
-3 0xc0100014 0xC0100030 c0100052
-4	c0100013  c0100032	c0100053  
-2 c0100004
-1 c0100012 c0100005
-0 c0100040
-7 c0100061 c0100070 c0100051
-6 c0100051
-EOF
+# The kernel sk and its stacks s1 (host.bash).  Pcs in no function are
+# named by their hex; paths of the same names merge, paths with no
+# ticks go.
+fixtures flame "the test kernel" sk
 want '0xc0100004 2
 0xc0100005;f 1
 h 6
@@ -78,9 +27,9 @@ h;f;f 3
 h;g;f 9
 '
 expect folded 0 -s sk s1
-mkdata d1 28 28 14
+mkdata d1 28 28 14 0:28
 expect folded-sum 0 -s sk s1 d1
-mkdata d2 27 27 14
+mkdata d2 27 27 14 0:27
 want '' 'kprof: s1: the stacks add up to 28 ticks, not the 27 ticks of d2\n'
 expect folded-sum-differs 1 -s sk s1 d2
 
@@ -129,29 +78,23 @@ want '0xc0100052;0xc0100012;a<b&c_d_e 3
 [user] 1
 '
 expect user-addresses 0 -s sk u1
-mkdata du 6 3 14
+mkdata du 6 3 14 0:3
 expect user-sum 0 -s sk u1 du
 printf '5 c0100012 ffffffff 00001000 ffffffff\n' >b
 want '' 'kprof: b:1: two marks of the user stack (ffffffff)\n'
 expect user-two-marks 1 -s sk b
 want '' 'kprof: nosuch: No such file or directory\n'
 expect user-no-program 1 -s -u nosuch sk u1
-mkdata d3 40 28 13
+mkdata d3 40 28 13 0:28
 want '' 'kprof: d3: truncated at byte 60 of the 64 that kernel text'"'"'s 14 bins take (or of another kernel)\n'
 expect folded-kpdata-bins 1 -s sk s1 d3
 # A kernel count stopped at 2^32-1 is less than the stacks' sum.
 printf '4294967295 c0100012\n4294967295 c0100032\n' >sat
-mkdata dsat 4294967295 4294967295 14
+mkdata dsat 4294967295 4294967295 14 0:4294967295
 want 'f 4294967295\ng 4294967295\n'
 expect folded-saturated 0 -s sk sat dsat
 
 # o/kernel, with pcs a few bytes into functions its symbols name now.
-sym() {
-	nm "$kernel" | awk -v n="$1" '$3 == n { print $1 }' | head -1
-}
-at() {
-	printf '%08x' $((16#$(sym "$1") + $2))
-}
 missing=
 for f in alltraps trap syscall sysread devread memmove lock idle; do
 	[ -n "$(sym $f)" ] || missing="$missing $f"
@@ -196,38 +139,12 @@ shot() {
 }
 pngcheck() {
 	python3 - "$1" <<'EOF'
-import struct, sys, zlib
-b = open(sys.argv[1], 'rb').read()
-assert b[:8] == b'\x89PNG\r\n\x1a\n', 'not a PNG'
-i, idat = 8, b''
-while i < len(b):
-	n, t = struct.unpack('>I4s', b[i:i + 8])
-	if t == b'IHDR':
-		w, h, depth, ctype = struct.unpack('>IIBB', b[i + 8:i + 18])
-	elif t == b'IDAT':
-		idat += b[i + 8:i + 8 + n]
-	i += 12 + n
-assert depth == 8 and ctype in (2, 6), 'colour type %d' % ctype
-bpp = 3 if ctype == 2 else 4
-raw, stride = zlib.decompress(idat), w * bpp
-prev, rows = bytearray(stride), []
-for y in range(h):
-	f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-	for x in range(stride):
-		a = line[x - bpp] if x >= bpp else 0
-		c = prev[x - bpp] if x >= bpp else 0
-		if f == 1: line[x] = (line[x] + a) & 255
-		elif f == 2: line[x] = (line[x] + prev[x]) & 255
-		elif f == 3: line[x] = (line[x] + (a + prev[x]) // 2) & 255
-		elif f == 4:
-			p = a + prev[x] - c
-			pa, pb, pc = abs(p - a), abs(p - prev[x]), abs(p - c)
-			line[x] = (line[x] + (a if pa <= pb and pa <= pc else prev[x] if pb <= pc else c)) & 255
-	rows.append(line)
-	prev = line
+import sys
+from fixtures import pngrows
+w, h, bpp, rows = pngrows(open(sys.argv[1], 'rb').read())
 flame, shades = 0, set()
 for line in rows:
-	for x in range(0, stride, bpp):
+	for x in range(0, w * bpp, bpp):
 		r, g, bl = line[x], line[x + 1], line[x + 2]
 		if r >= 205 and bl <= 55 and g <= 230:
 			flame += 1
@@ -297,7 +214,7 @@ want '' 'kprof: z: no ticks to draw\n'
 expect svg-no-ticks 1 -g sk z
 want ''
 expect folded-no-ticks 0 -s sk z
-want '' 'usage: kprof [-h hz] kernel kpdata\n       kprof -s|-g [-u prog] kernel kpstack [kpdata]\n       kprof -i [-u prog] kernel kpdata kpstack\n       kprof -t function [-u prog] kernel kpstack [kpdata]\n       kprof -c [-x sym]... kernel exact sampled\n       kprof -p [-h hz] [-u prog] kernel kpdata [kpstack] >kernel.pb.gz\n       kprof -a function kernel kpdata\n       kprof -D kernel before.kpdata after.kpdata\n       kprof -P kpproc\n       kprof -q kernel kpgmon [function]\n'
+want '' "$kprofusage"
 expect usage-s-one-file 1 -s sk
 expect usage-s-four-files 1 -s sk b d1 d1
 expect usage-s-and-g 1 -s -g sk b
@@ -306,32 +223,12 @@ expect usage-s-with-h 1 -s -h 100 sk b
 # Many stacks take time in proportion: 20,000 lines of 32 frames, all
 # distinct, from 2,000 functions whose names share 60-byte prefixes.
 python3 - <<'EOF'
-import random, struct
+import random
+from fixtures import elf
 random.seed(11)
 N = 2000
-names = b''.join(b'%s%04d\0' % (b'n' * 60, i) for i in range(N))
-offs, o = [], 1
-for i in range(N):
-	offs.append(o)
-	o += 65
-symtab = bytes(16) + b''.join(struct.pack('<IIIBBH', offs[i], 0xc0100000 + 16 * i, 16, 0x12, 0, 1) for i in range(N))
-shstr = b'\0.text\0.symtab\0.strtab\0.shstrtab\0'
-body = bytearray(52)
-def add(b):
-	off = len(body)
-	body.extend(b)
-	body.extend(bytes(-len(body) % 4))
-	return off
-strtab = b'\0' + names
-o = [add(b'\x90' * 16 * N), add(symtab), add(strtab), add(shstr)]
-def sh(name, typ, addr, off, size, link=0, entsize=0):
-	return struct.pack('<IIIIIIIIII', name, typ, 6 if typ == 1 else 0, addr, off, size, link, 1, 4, entsize)
-shdrs = [bytes(40), sh(1, 1, 0xc0100000, o[0], 16 * N), sh(7, 2, 0, o[1], len(symtab), 3, 16),
-	sh(15, 3, 0, o[2], len(strtab)), sh(23, 3, 0, o[3], len(shstr))]
-shoff = len(body)
-body.extend(b''.join(shdrs))
-body[0:52] = b'\x7fELF\1\1\1' + bytes(9) + struct.pack('<HHIIIIIHHHHHH', 2, 3, 1, 0xc0100000, 0, shoff, 0, 52, 32, 0, 40, len(shdrs), 4)
-open('big', 'wb').write(body)
+elf('big', 16 * N, [(1 + 65 * i, 0xc0100000 + 16 * i) for i in range(N)],
+    b'\0' + b''.join(b'%s%04d\0' % (b'n' * 60, i) for i in range(N)), symsize=16)
 with open('big.kp', 'w') as f:
 	for i in range(20000):
 		f.write('1 ' + ' '.join('%x' % (0xc0100001 + 16 * random.randrange(N)) for j in range(32)) + '\n')
@@ -347,9 +244,7 @@ timeout 60 "${hostbins[0]}" -g big big.kp >big.svg 2>big.err
 check many-stacks-svg [ $? = 0 ] && xmllint --noout big.svg
 
 # srcline: the source line of a bin, as addr2line says, with its text.
-cd "$top" || exit 1
-hostbuild srcline flame
-cd "$T" || exit 1
+hostin srcline flame
 lk=$(sym lock)
 ldata() {
 	python3 - "$kernel" "$@" <<'EOF'
@@ -381,7 +276,7 @@ check lines-assembly grep -qxF '100	 25.0	alltraps	-	(no line table: assembly)' 
 "${hostbins[1]}" -h 100 "$kernel" l1 >l2.out 2>l2.err
 check lines-missing-source grep -qxF "300	 75.0	lock	$file:$line	(source missing)" l2.out
 check lines-missing-said grep -qxF "srcline: $file: No such file or directory; its lines are shown without their text" l2.err
-mkdata dsk 10 10 14
+mkdata dsk 10 10 14 0:10
 want '' 'srcline: sk: no DWARF line table (no DWARF information): build the kernel with -g\n'
 expect lines-no-dwarf 1 -h 100 sk dsk
 want '' 'usage: srcline [-h hz] kernel kpdata\n'
@@ -408,18 +303,9 @@ for i in range(60):
 	off, size = secs[name][4], secs[name][5]
 	for j in range(random.randint(1, 10)):
 		b[off + random.randrange(size)] = random.randrange(256)
-	open('dw%d' % i, 'wb').write(b)
+	open('fuzz%d' % i, 'wb').write(b)
 EOF
-why=
-for f in dw*; do
-	"${hostbins[1]}" -h 100 "$f" every >/dev/null 2>got.err
-	st=$?
-	if [ "$st" -gt 1 ] || grep -q -e Sanitizer -e 'runtime error' got.err; then
-		why="$f: exit status $st: $(head -3 got.err | tr '\n' '|')"
-		break
-	fi
-done
-if [ -z "$why" ]; then ok fuzz-dwarf; else bad fuzz-dwarf "$why"; fi
+survives fuzz-dwarf -h 100 {} every
 
 # One boot, end to end: tools/profile runs runtest on 1 CPU.  The
 # commands stop kprof themselves and fold the real /dev/kpstack in the

@@ -8,49 +8,21 @@
 # its table, and boxes red for growth and blue for shrinking.
 
 cd "$(dirname "$0")/../.." || exit 1
-top=$(pwd)
 . tools/test/lib.bash
+. tools/test/host.bash
 
-hostbuild kprof kpdiff
+hostin kprof kpdiff
 export T
-cd "$T" || exit 1
 
 # Kernel sk: 16 bytes before any symbol, then f (bins 2-5), g (6-9),
 # h (10-11).
-cat >sk.s <<'EOF'
-	.text
-	.fill	16,1,0x90
-	.globl	f
-	.type	f,@function
-f:	.fill	32,1,0x90
-	.globl	g
-	.type	g,@function
-g:	.fill	32,1,0x90
-	.globl	h
-	.type	h,@function
-h:	.fill	16,1,0x90
-EOF
-if gcc -m32 -c -o sk.o sk.s && ld -m elf_i386 -Ttext=0xc0100000 -e 0xc0100000 -o sk sk.o; then
-	ok fixtures
-else
-	bad fixtures "could not build the test kernel"
-	summary kpdiff
-	exit 1
-fi
-# mkdata FILE TOTAL COUNT...: a kpdata whose bins hold the counts.
-mkdata() {
-	python3 - "$@" <<'EOF'
-import struct, sys
-path, total, counts = sys.argv[1], int(sys.argv[2]), [int(c) for c in sys.argv[3:]]
-open(path, 'wb').write(struct.pack('>%dI' % (len(counts) + 2), total, sum(counts), *counts))
-EOF
-}
+fixtures kpdiff "the test kernel" nopelf sk 0xc0100000 :16 f:32 g:32 h:16
 # f 50 -> 25, g 30 -> 50, h 20 -> 25, of 100 each.  f's error is
 # sqrt(.5*.5/100 + .25*.75/100) = 0.0661, so z = -.25/.0661 = -3.8;
 # g's sqrt(.3*.7/100 + .5*.5/100) = 0.0678, z = 2.9; h's
 # sqrt(.2*.8/100 + .25*.75/100) = 0.0589, z = 0.8.
-mkdata before 100 0 0 40 10 0 0 30 0 0 0 20 0
-mkdata after 100 0 0 0 0 25 0 0 50 0 0 0 25
+mkdata before 100 100 12 2:40 3:10 6:30 10:20
+mkdata after 100 100 12 4:25 7:50 11:25
 want 'before: 100 kernel ticks\tafter: 100 kernel ticks
 before\tafter\tchange\tz\tsym
  50.00%%\t 25.00%%\t-25.00\t-3.8\tf
@@ -59,8 +31,8 @@ before\tafter\tchange\tz\tsym
 '
 expect shares 0 -D sk before after
 # All of it in f, both times: no change, and no error to measure it by.
-mkdata one 10 0 0 10 0 0 0 0 0 0 0 0 0
-mkdata two 30 0 0 0 20 0 0 0 0 0 0 0 0
+mkdata one 10 10 12 2:10
+mkdata two 30 20 12 3:20
 want 'before: 10 kernel ticks\tafter: 20 kernel ticks
 before\tafter\tchange\tz\tsym
 100.00%%\t100.00%%\t+0.00\t-\tf
@@ -68,23 +40,13 @@ before\tafter\tchange\tz\tsym
 expect no-error 0 -D sk one two
 
 # Bad input.
-mkdata none 5 0 0 0 0 0 0 0 0 0 0 0 0
+mkdata none 5 0 12
 want '' 'kprof: -D: the first profile has no kernel ticks\n'
 expect no-ticks 1 -D sk none after
 want '' 'kprof: short: truncated at byte 20 of the 56 that kernel text'"'"'s 12 bins take (or of another kernel)\n'
-mkdata short 3 1 1 1
+mkdata short 3 3 3 0:1 1:1 2:1
 expect bad-bins 1 -D sk before short
-want '' 'usage: kprof [-h hz] kernel kpdata
-       kprof -s|-g [-u prog] kernel kpstack [kpdata]
-       kprof -i [-u prog] kernel kpdata kpstack
-       kprof -t function [-u prog] kernel kpstack [kpdata]
-       kprof -c [-x sym]... kernel exact sampled
-       kprof -p [-h hz] [-u prog] kernel kpdata [kpstack] >kernel.pb.gz
-       kprof -a function kernel kpdata
-       kprof -D kernel before.kpdata after.kpdata
-       kprof -P kpproc
-       kprof -q kernel kpgmon [function]
-'
+want '' "$kprofusage"
 expect one-file 1 -D sk before
 
 # tools/report.py -D: two directories of the same kernel, the second's

@@ -10,12 +10,20 @@
 # exits non-zero if any case failed.
 
 cd "$(dirname "$0")/../.." || exit 1
-top=$(pwd)
 . tools/test/lib.bash
+. tools/test/host.bash
 
-hostbuild kprof kprofcmd
+hostin kprof kprofcmd
 
-cd "$T" || exit 1
+# kernels: k1, from the standard input, and its damaged copies; k2, 16
+# bytes before the first symbol, then f, 4 bins; and an x86-64 object.
+kernels() {
+	asm k1 0xc0100000 && [ "$(textof k1)" = "c0100000 000094" ] &&
+	nopelf k2 0xc0100000 :16 f:16 &&
+	strip --strip-all -o k1.stripped k1 &&
+	echo 'int f(int x) { return x + 1; }' >x64.c && gcc -c -o x64.o x64.c &&
+	head -c 100 k1 >k1.trunc
+}
 
 # Kernel k1: text at c0100000, 0x94 bytes, so 19 bins (the last half full).
 #	start	c0100000	bins 0-1	untyped global label
@@ -24,7 +32,7 @@ cd "$T" || exit 1
 #	h	c0100070	bin 14
 #	lbl	c0100078	bins 15-16	local label; lbl.inner inside it
 #	idle	c0100088	bins 17-18	function; alias, a label, at the same place
-cat >k1.s <<'EOF'
+fixtures kprofcmd "the test kernels" kernels <<'EOF'
 	.text
 	.globl	start
 start:	.fill	16,1,0x90
@@ -48,43 +56,6 @@ alias:
 idle:	.fill	12,1,0x90
 EOF
 
-# Kernel k2: 16 bytes before the first symbol, then f; 4 bins.
-cat >k2.s <<'EOF'
-	.text
-	.fill	16,1,0x90
-	.globl	f
-	.type	f,@function
-f:	.fill	16,1,0x90
-EOF
-
-echo 'int f(int x) { return x + 1; }' >x64.c
-
-if gcc -m32 -c -o k1.o k1.s && ld -m elf_i386 -Ttext=0xc0100000 -e 0xc0100000 -o k1 k1.o &&
-   gcc -m32 -c -o k2.o k2.s && ld -m elf_i386 -Ttext=0xc0100000 -e 0xc0100000 -o k2 k2.o &&
-   strip --strip-all -o k1.stripped k1 &&
-   gcc -c -o x64.o x64.c &&
-   head -c 100 k1 >k1.trunc &&
-   readelf -S k1 | grep -q ' \.text  *PROGBITS  *c0100000 [0-9a-f]* 000094 '; then
-	ok fixtures
-else
-	bad fixtures "could not build the test kernels"
-	summary kprofcmd
-	exit 1
-fi
-
-# mkdata file cell0 cell1 nbins [bin:count ...]
-mkdata() {
-	python3 - "$@" <<'EOF'
-import struct, sys
-path, total, kern, nbins = sys.argv[1], int(sys.argv[2], 0), int(sys.argv[3], 0), int(sys.argv[4])
-cells = [total, kern] + [0] * nbins
-for a in sys.argv[5:]:
-	i, n = a.split(':')
-	cells[2 + int(i)] += int(n, 0)
-open(path, 'wb').write(b''.join(struct.pack('>I', c) for c in cells))
-EOF
-}
-
 # The offset of field off within section header n of an ELF32 file.
 shfield() {
 	python3 - "$@" <<'EOF'
@@ -101,32 +72,17 @@ EOF
 # (padding after g) go to g; lbl.inner's bin goes to lbl; alias and idle
 # share an address and idle, the function, is named.
 mkdata d1 2000 1000 19 0:10 1:50 2:100 5:200 10:50 12:25 13:25 14:30 15:20 16:20 17:400 18:70
-want 'total: 2000\tin kernel text: 1000\toutside kernel text: 1000
-KTZERO c0100000\tHZ 1000
-ms\t  %%\tsym
-470\t 47.0\tidle
-300\t 30.0\tf
-100\t 10.0\tg
-60\t  6.0\tstart
-40\t  4.0\tlbl
-30\t  3.0\th
-'
+# d1's rows, in ms at 1000 Hz and at 250.
+d1rows=('470\t 47.0\tidle' '300\t 30.0\tf' '100\t 10.0\tg' '60\t  6.0\tstart' '40\t  4.0\tlbl' '30\t  3.0\th')
+d1rows250=('1880\t 47.0\tidle' '1200\t 30.0\tf' '400\t 10.0\tg' '240\t  6.0\tstart' '160\t  4.0\tlbl' '120\t  3.0\th')
+wantkprof 2000 1000 1000 "${d1rows[@]}"
 expect attribution 0 -h 1000 k1 d1
 expect hz-joined 0 -h1000 k1 d1
 
 # With no -h and no kpctl (if this host has no /dev/kpctl), HZ is not
 # guessed: the rows are in ticks, and the header says so.
 if [ ! -e /dev/kpctl ]; then
-	want 'total: 2000\tin kernel text: 1000\toutside kernel text: 1000
-KTZERO c0100000\tHZ unknown (no -h, no kpctl): ticks, not ms
-ticks\t  %%\tsym
-470\t 47.0\tidle
-300\t 30.0\tf
-100\t 10.0\tg
-60\t  6.0\tstart
-40\t  4.0\tlbl
-30\t  3.0\th
-'
+	wantkprof 2000 1000 - "${d1rows[@]}"
 	expect no-hz-ticks 0 k1 d1
 fi
 
@@ -134,31 +90,13 @@ fi
 mkdir -p dev
 cp d1 dev/kpdata
 echo 'off hz 250 bin 8 text 0xc0100000 etext 0xc0100094' >dev/kpctl
-want 'total: 2000\tin kernel text: 1000\toutside kernel text: 1000
-KTZERO c0100000\tHZ 250
-ms\t  %%\tsym
-1880\t 47.0\tidle
-1200\t 30.0\tf
-400\t 10.0\tg
-240\t  6.0\tstart
-160\t  4.0\tlbl
-120\t  3.0\th
-'
+wantkprof 2000 1000 250 "${d1rows250[@]}"
 expect kpctl-hz 0 k1 dev/kpdata
 
 # kpctl is checked against kprof's own: -h, the bin size, the text.
 want '' 'kprof: -h 1000, but dev/kpctl says hz 250\n'
 expect h-not-kpctl 1 -h 1000 k1 dev/kpdata
-want 'total: 2000\tin kernel text: 1000\toutside kernel text: 1000
-KTZERO c0100000\tHZ 250
-ms\t  %%\tsym
-1880\t 47.0\tidle
-1200\t 30.0\tf
-400\t 10.0\tg
-240\t  6.0\tstart
-160\t  4.0\tlbl
-120\t  3.0\th
-'
+wantkprof 2000 1000 250 "${d1rows250[@]}"
 expect h-as-kpctl 0 -h 250 k1 dev/kpdata
 mkdir -p bin16 text etext
 cp d1 bin16/kpdata
@@ -176,49 +114,26 @@ expect kpctl-etext 1 k1 etext/kpdata
 
 # Equal counts sort by name; percentages round to the nearest tenth.
 mkdata d2 3 3 19 14:1 2:1 10:1
-want 'total: 3\tin kernel text: 3\toutside kernel text: 0
-KTZERO c0100000\tHZ 1000
-ms\t  %%\tsym
-1\t 33.3\tf
-1\t 33.3\tg
-1\t 33.3\th
-'
+wantkprof 3 3 1000 '1\t 33.3\tf' '1\t 33.3\tg' '1\t 33.3\th'
 expect ties-by-name 0 -h 1000 k1 d2
 
 mkdata d3 3 3 19 2:2 17:1
-want 'total: 3\tin kernel text: 3\toutside kernel text: 0
-KTZERO c0100000\tHZ 1000
-ms\t  %%\tsym
-2\t 66.7\tf
-1\t 33.3\tidle
-'
+wantkprof 3 3 1000 '2\t 66.7\tf' '1\t 33.3\tidle'
 expect rounding 0 -h 1000 k1 d3
 
 # Every tick in one function: 100.0; counts at their limit need 64 bits.
 mkdata d4 0xffffffff 0xffffffff 19 18:0xffffffff
-want 'total: 4294967295\tin kernel text: 4294967295\toutside kernel text: 0
-KTZERO c0100000\tHZ 1
-ms\t  %%\tsym
-4294967295000\t100.0\tidle
-'
+wantkprof 4294967295 4294967295 1 '4294967295000\t100.0\tidle'
 expect saturated 0 -h 1 k1 d4
 
 # No kernel ticks: the header only.
 mkdata d5 5 0 19
-want 'total: 5\tin kernel text: 0\toutside kernel text: 5
-KTZERO c0100000\tHZ 100
-ms\t  %%\tsym
-'
+wantkprof 5 0 100
 expect no-kernel-ticks 0 -h 100 k1 d5
 
 # Bins before the first symbol go to "text".
 mkdata d6 10 10 4 0:3 1:4 2:2 3:1
-want 'total: 10\tin kernel text: 10\toutside kernel text: 0
-KTZERO c0100000\tHZ 100
-ms\t  %%\tsym
-70\t 70.0\ttext
-30\t 30.0\tf
-'
+wantkprof 10 10 100 '70\t 70.0\ttext' '30\t 30.0\tf'
 expect before-first-symbol 0 -h 100 k2 d6
 
 # Bad kernels.
@@ -276,7 +191,7 @@ want '' 'kprof: nosuch: No such file or directory\n'
 expect missing-kpdata 1 -h 100 k1 nosuch
 
 # Usage.
-want '' 'usage: kprof [-h hz] kernel kpdata\n       kprof -s|-g [-u prog] kernel kpstack [kpdata]\n       kprof -i [-u prog] kernel kpdata kpstack\n       kprof -t function [-u prog] kernel kpstack [kpdata]\n       kprof -c [-x sym]... kernel exact sampled\n       kprof -p [-h hz] [-u prog] kernel kpdata [kpstack] >kernel.pb.gz\n       kprof -a function kernel kpdata\n       kprof -D kernel before.kpdata after.kpdata\n       kprof -P kpproc\n       kprof -q kernel kpgmon [function]\n'
+want '' "$kprofusage"
 expect no-arguments 1
 expect one-argument 1 k1
 expect three-arguments 1 k1 d1 d1
@@ -372,20 +287,6 @@ for i in range(300):
 		b = b[:random.randrange(len(b))]
 	open('fuzz%d' % i, 'wb').write(b)
 EOF
-why=
-for f in fuzz*; do
-	"${hostbins[1]}" -h 100 "$f" d1 >/dev/null 2>got.err
-	st=$?
-	if [ "$st" -gt 1 ] || grep -q -e Sanitizer -e 'runtime error' got.err; then
-		why="$f: exit status $st: $(head -3 got.err | tr '\n' '|')"
-		cp "$f" "$top/o/host/kprofcmd-$f"
-		break
-	fi
-done
-if [ -z "$why" ]; then
-	ok fuzz-elf
-else
-	bad fuzz-elf "$why"
-fi
+survives fuzz-elf -h 100 {} d1
 
 summary kprofcmd

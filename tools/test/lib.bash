@@ -53,6 +53,19 @@ guest() {
 	return "$st"
 }
 
+# typeat NAME ARGS...: boot with run-qemu.sh -k ARGS, typing the steps
+# on the standard input as a person would (tools/test/typeat.py); the
+# console is left in $out, and the case NAME-ran passes if it ended well.
+typeat() {
+	local name=$1
+	shift
+	python3 tools/test/typeat.py "$@" >"$T/console" 2>"$T/err"
+	st=$?
+	out=$(tr -d '\0' <"$T/console")
+	check "$name-ran" [ "$st" = 0 ]
+	[ "$st" = 0 ] || sed 's/^/	| /' "$T/err" | tail -3
+}
+
 # has NAME REGEX: the last guest's console has a line matching REGEX.
 has() {
 	if grep -qE -- "$2" <<<"$out"; then
@@ -139,6 +152,11 @@ expect() {
 		[ -n "$why" ] && break
 	done
 	if [ -z "$why" ]; then ok "$name"; else bad "$name" "$why"; fi
+}
+
+# same NAME A B: the case passes if files A and B are the same.
+same() {
+	if cmp -s "$2" "$3"; then ok "$1"; else bad "$1" "$(diff "$2" "$3" | head -6 | tr '\n' '|')"; fi
 }
 
 # poke FILE OFFSET FORMAT VALUE: overwrite bytes in a file (FORMAT as

@@ -19,66 +19,16 @@
 # line; exits non-zero if any case failed.
 
 cd "$(dirname "$0")/../.." || exit 1
-top=$(pwd)
 . tools/test/lib.bash
+. tools/test/host.bash
 
-hostbuild prof profcmd
-
-cd "$T" || exit 1
+hostin prof profcmd
 
 # Program p1: text at 0x1000, 0x40 bytes.
 #	f	1000	16 bytes
 #	g	1010	16 bytes
 #	h	1020	32 bytes
-cat >p1.s <<'EOF'
-	.text
-	.globl	f
-	.type	f,@function
-f:	.fill	16,1,0x90
-	.globl	g
-	.type	g,@function
-g:	.fill	16,1,0x90
-	.globl	h
-	.type	h,@function
-h:	.fill	32,1,0x90
-EOF
-
-if gcc -m32 -c -o p1.o p1.s && ld -m elf_i386 -Ttext=0x1000 -e 0x1000 -o p1 p1.o &&
-   readelf -S p1 | grep -q ' \.text  *PROGBITS  *00001000 [0-9a-f]* 000040 '; then
-	ok fixtures
-else
-	bad fixtures "could not build the test program"
-	summary profcmd
-	exit 1
-fi
-
-# mkgmon file low high nbins hz [bin:count ...]: a gmon.out as gmon.c
-# writes it.
-mkgmon() {
-	python3 - "$@" <<'EOF'
-import struct, sys
-path, low, high, n, hz = sys.argv[1], int(sys.argv[2], 0), int(sys.argv[3], 0), int(sys.argv[4]), int(sys.argv[5])
-cnt = [0] * n
-for a in sys.argv[6:]:
-	i, c = a.split(':')
-	cnt[int(i)] += int(c, 0)
-b = b'gmon' + struct.pack('<I', 1) + bytes(12)
-b += bytes([0]) + struct.pack('<IIII', low, high, n, hz) + b'seconds'.ljust(15, b'\0') + b's'
-b += b''.join(struct.pack('<H', c) for c in cnt)
-open(path, 'wb').write(b)
-EOF
-}
-
-# addarcs file from:self:count ...: append call-graph arc records.
-addarcs() {
-	python3 - "$@" <<'EOF'
-import struct, sys
-b = b''
-for a in sys.argv[2:]:
-	b += bytes([1]) + struct.pack('<III', *(int(x, 0) for x in a.split(':')))
-open(sys.argv[1], 'ab').write(b)
-EOF
-}
+fixtures profcmd "the test program" nopelf p1 0x1000 f:16 g:16 h:32
 
 # gprofpct program gmon name: gprof's % time for the function name.
 gprofpct() {
@@ -87,13 +37,7 @@ gprofpct() {
 
 # The main profile: 4-byte bins, 100 ticks at 1000 Hz.
 mkgmon g1 0x1000 0x1040 16 1000 0:10 2:20 5:50 8:15 15:5
-want 'total: 100
-TEXT 00001000\tHZ 1000
-ms\t  %%\tsym
-50\t 50.0\tg
-30\t 30.0\tf
-20\t 20.0\th
-'
+wantprof 100 00001000 1000 '50\t 50.0\tg' '30\t 30.0\tf' '20\t 20.0\th'
 expect good 0 p1 g1
 cp g1 gmon.out
 expect default-gmon 0 p1
@@ -108,41 +52,22 @@ fi
 
 # 8-byte bins: bin i starts at 0x1000 + 8i.
 mkgmon g2 0x1000 0x1040 8 100 1:3 2:1 3:1 7:5
-want 'total: 10
-TEXT 00001000\tHZ 100
-ms\t  %%\tsym
-50\t 50.0\th
-30\t 30.0\tf
-20\t 20.0\tg
-'
+wantprof 10 00001000 100 '50\t 50.0\th' '30\t 30.0\tf' '20\t 20.0\tg'
 expect wide-bins 0 p1 g2
 
 # A histogram over part of the text.
 mkgmon g3 0x1010 0x1020 4 1000 0:1 3:2
-want 'total: 3
-TEXT 00001010\tHZ 1000
-ms\t  %%\tsym
-3\t100.0\tg
-'
+wantprof 3 00001010 1000 '3\t100.0\tg'
 expect part-of-text 0 p1 g3
 
 # Counters at their limit; percentages round to the nearest tenth.
 mkgmon g4 0x1000 0x1040 16 1 0:0xffff 4:0xffff 8:0xffff
-want 'total: 196605
-TEXT 00001000\tHZ 1
-ms\t  %%\tsym
-65535000\t 33.3\tf
-65535000\t 33.3\tg
-65535000\t 33.3\th
-'
+wantprof 196605 00001000 1 '65535000\t 33.3\tf' '65535000\t 33.3\tg' '65535000\t 33.3\th'
 expect saturated 0 p1 g4
 
 # No ticks: the header only.
 mkgmon g5 0x1000 0x1040 16 100
-want 'total: 0
-TEXT 00001000\tHZ 100
-ms\t  %%\tsym
-'
+wantprof 0 00001000 100
 expect no-ticks 0 p1 g5
 
 # Bad gmon.out files.
@@ -184,13 +109,7 @@ expect basic-block-tag 1 p1 tag
 # reads it (the kernel's, whose counts pass 16 bits); of another, an error.
 cp g1 hist2
 tail -c +21 g1 >>hist2
-want 'total: 200
-TEXT 00001000\tHZ 1000
-ms\t  %%\tsym
-100\t 50.0\tg
-60\t 30.0\tf
-40\t 20.0\th
-'
+wantprof 200 00001000 1000 '100\t 50.0\tg' '60\t 30.0\tf' '40\t 20.0\th'
 expect second-histogram-adds 0 p1 hist2
 cp hist2 hist3
 poke hist3 86 '<I' 0x1004
@@ -221,13 +140,7 @@ expect missing-gmon 1 p1 nosuch
 # calls and no ticks has a row.
 cp g1 a1
 addarcs a1 0x1005:0x1013:3 0x1019:0x1023:2 0x1007:0x1023:1 0x1040:0x1013:4
-want 'total: 100
-TEXT 00001000\tHZ 1000
-ms\t  %%\tcalls\tsym
-50\t 50.0\t7\tg
-30\t 30.0\t\tf
-20\t 20.0\t3\th
-'
+wantprof 100 00001000 1000 calls '50\t 50.0\t7\tg' '30\t 30.0\t\tf' '20\t 20.0\t3\th'
 expect arcs 0 p1 a1
 # gprof's flat profile has the same calls.
 gprof -p -b p1 a1 >gprof.out 2>gprof.err
@@ -239,24 +152,13 @@ else
 fi
 mkgmon a2 0x1000 0x1040 16 100 0:2
 addarcs a2 0x1005:0x1020:0 0x1015:0x1020:4000000000 0x1025:0x1020:4000000000
-want 'total: 2
-TEXT 00001000\tHZ 100
-ms\t  %%\tcalls\tsym
-20\t100.0\t\tf
-0\t  0.0\t8000000000\th
-'
+wantprof 2 00001000 100 calls '20\t100.0\t\tf' '0\t  0.0\t8000000000\th'
 expect calls-no-ticks 0 p1 a2
 # Records in any order: the arcs before the histogram.
 head -c 20 g1 >a3
 addarcs a3 0x1005:0x1013:3
 tail -c +21 g1 >>a3
-want 'total: 100
-TEXT 00001000\tHZ 1000
-ms\t  %%\tcalls\tsym
-50\t 50.0\t3\tg
-30\t 30.0\t\tf
-20\t 20.0\t\th
-'
+wantprof 100 00001000 1000 calls '50\t 50.0\t3\tg' '30\t 30.0\t\tf' '20\t 20.0\t\th'
 expect arcs-first 0 p1 a3
 
 # Bad arcs: each an error, exit 1, nothing on stdout.
@@ -290,12 +192,7 @@ import struct
 rec = bytes([1]) + struct.pack('<III', 0x1005, 0x1013, 1)
 open('big', 'ab').write(rec * 300000)
 EOF
-want 'total: 1
-TEXT 00001000\tHZ 100
-ms\t  %%\tcalls\tsym
-10\t100.0\t\tf
-0\t  0.0\t300000\tg
-'
+wantprof 1 00001000 100 calls '10\t100.0\t\tf' '0\t  0.0\t300000\tg'
 expect many-arcs 0 p1 big
 
 # Bad programs.
@@ -327,20 +224,7 @@ for i in range(200):
 		b = b[:random.randrange(len(b) + 1)]
 	open('fuzz%d' % i, 'wb').write(b)
 EOF
-why=
-for f in fuzz*; do
-	"${hostbins[1]}" p1 "$f" >/dev/null 2>got.err
-	st=$?
-	if [ "$st" -gt 1 ] || grep -q -e Sanitizer -e 'runtime error' got.err; then
-		why="$f: exit status $st: $(head -3 got.err | tr '\n' '|')"
-		break
-	fi
-done
-if [ -z "$why" ]; then
-	ok fuzz-gmon
-else
-	bad fuzz-gmon "$why"
-fi
+survives fuzz-gmon p1 {}
 
 # In the guest, in one boot at 10000 Hz: arctest.prof along 100 arcs 3
 # times each, then along 2560 arcs twice, more than mcount's table

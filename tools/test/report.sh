@@ -18,20 +18,10 @@
 cd "$(dirname "$0")/../.." || exit 1
 top=$(pwd)
 . tools/test/lib.bash
-ppread=$top/tools/test/ppread.py
+. tools/test/host.bash
 export HOME=$T PPROF_TMPDIR=$T T
 cd "$T" || exit 1
 
-# pp KIND PB: what go tool pprof says of PB, in ppread's form.
-pp() {
-	go tool pprof -symbolize=none -sample_index=samples -nodecount=1000000 \
-		-nodefraction=0 -edgefraction=0 "-$1" "$2" >"$2.$1" 2>"$2.err" &&
-		python3 "$ppread" "$1" "$2.$1"
-}
-# same NAME A B: files A and B are the same.
-same() {
-	if cmp -s "$2" "$3"; then ok "$1"; else bad "$1" "$(diff "$2" "$3" | head -6 | tr '\n' '|')"; fi
-}
 # browser PAGE DIR QUERY [NAME]: reportcheck.py's cases, counted here.
 browser() {
 	local line
@@ -70,25 +60,9 @@ fi
 
 # A kernel whose names are markup: idle, f, and the name.
 name='<script>alert("x")</script>&amp;'"'q'"
-cat >mk.s <<'EOF'
-	.text
-	.globl	idle
-	.type	idle,@function
-idle:	.fill	16,1,0x90
-	.globl	f
-	.type	f,@function
-f:	.fill	16,1,0x90
-	.globl	"<script>alert(\"x\")</script>&amp;'q'"
-	.type	"<script>alert(\"x\")</script>&amp;'q'",@function
-"<script>alert(\"x\")</script>&amp;'q'":
-	.fill	16,1,0x90
-EOF
-gcc -m32 -c -o mk.o mk.s && ld -m elf_i386 -Ttext=0xc0100000 -e 0xc0100000 -o mk mk.o
+nopelf mk 0xc0100000 idle:16 f:16 "$name:16"
 mkdir -p h
-python3 - h/kpdata <<'EOF'
-import struct, sys
-open(sys.argv[1], 'wb').write(struct.pack('>8I', 30, 24, 5, 0, 4, 0, 15, 0))
-EOF
+mkdata h/kpdata 30 24 6 0:5 2:4 4:15
 printf '5 c0100000\n4 c0100010\n10 c0100020 c0100011\n5 c0100021\n6 ffffffff\n' >h/kpstack
 echo 'off hz 100 bin 8 text 0xc0100000 etext 0xc0100030 cpus 1 cut 0' >h/kpctl
 echo 'cpu 0 total 30 kernel 24' >h/kpcpu

@@ -16,11 +16,10 @@
 # nothing.
 import collections, os
 import re
-import struct
 import sys
 import tempfile
-import zlib
 
+from fixtures import pngrows
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.chrome.service import Service
@@ -42,39 +41,13 @@ def boxes(drv):
 
 def pixels(png):
     # The distinct colours of a PNG, and how many pixels are not white.
-    assert png[:8] == b'\x89PNG\r\n\x1a\n'
-    i, idat = 8, b''
-    while i < len(png):
-        n, t = struct.unpack('>I4s', png[i:i + 8])
-        if t == b'IHDR':
-            w, h, depth, ctype = struct.unpack('>IIBB', png[i + 8:i + 18])
-        elif t == b'IDAT':
-            idat += png[i + 8:i + 8 + n]
-        i += 12 + n
-    bpp = {2: 3, 6: 4}[ctype]
-    raw, stride = zlib.decompress(idat), w * bpp
-    prev, colours, inked = bytearray(stride), set(), 0
-    for y in range(h):
-        f = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for x in range(stride):
-            a = line[x - bpp] if x >= bpp else 0
-            c = prev[x - bpp] if x >= bpp else 0
-            if f == 1:
-                line[x] = (line[x] + a) & 255
-            elif f == 2:
-                line[x] = (line[x] + prev[x]) & 255
-            elif f == 3:
-                line[x] = (line[x] + (a + prev[x]) // 2) & 255
-            elif f == 4:
-                p = a + prev[x] - c
-                pa, pb, pc = abs(p - a), abs(p - prev[x]), abs(p - c)
-                line[x] = (line[x] + (a if pa <= pb and pa <= pc else prev[x] if pb <= pc else c)) & 255
-        for x in range(0, stride, bpp):
+    w, h, bpp, rows = pngrows(png)
+    colours, inked = set(), 0
+    for line in rows:
+        for x in range(0, w * bpp, bpp):
             px = bytes(line[x:x + 3])
             colours.add(px)
             inked += px != b'\xff\xff\xff'
-        prev = line
     return len(colours), inked, w * h
 
 

@@ -47,18 +47,6 @@ has wait-pipeline '^w6 0$'
 check wait-pipeline-output [ "$(sed -n '/^w6 0$/{n;p}' <<<"$out")" = slept ]
 has wait-none '^w7 0$'
 
-# typeat ARGS...: boot with run-qemu.sh -k ARGS and type the steps on
-# the standard input; the console is left in $out.
-typeat() {
-	local name=$1
-	shift
-	python3 tools/test/typeat.py "$@" >"$T/console" 2>"$T/err"
-	st=$?
-	out=$(tr -d '\0' <"$T/console")
-	check "$name-ran" [ "$st" = 0 ]
-	[ "$st" = 0 ] || sed 's/^/	| /' "$T/err" | tail -3
-}
-
 long=$(printf 'b%.0s' $(seq 1100))
 fits=$(printf 'a%.0s' $(seq 1000))
 typeat console -d <<EOF

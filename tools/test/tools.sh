@@ -11,6 +11,15 @@ between() {
 	sed -n "/^$1\$/,/^$2\$/p" <<<"$out" | sed '1d;$d' | tr '\n' '|'
 }
 
+# spans: each line of the standard input, NAME A B WANT (tab-separated),
+# is a case: the lines between A and B, each ended by |, are WANT.
+spans() {
+	local name a b want
+	while IFS=$'\t' read -r name a b want; do
+		check "$name" [ "$(between "$a" "$b")" = "$want" ]
+	done
+}
+
 guest -c 'cd /tmp; echo pwd; pwd; echo -; pwd x; echo st $status
 cd /bin; pwd; cd /; pwd'
 check pwd-tmp [ "$(between pwd -)" = "/tmp|" ]
@@ -27,21 +36,23 @@ tail /nosuch; echo st $status; tail -n -1 f; echo st $status; tail a b; echo st 
 echo -n no newline > g; echo t5; tail -n 1 g; echo t6
 echo h5; head -3 f; echo h6; cat f | head -1; echo h7; tail -3 f; echo t7; cat f | tail -1; echo t8
 head -3x f; echo st $status; tail -1x f; echo st $status'
-check head-two [ "$(between h1 h2)" = "1|2|" ]
-check head-zero [ "$(between h2 h3)" = "" ]
-check head-stdin [ "$(between h3 h4)" = "1|" ]
+spans <<'EOF'
+head-two	h1	h2	1|2|
+head-zero	h2	h3
+head-stdin	h3	h4	1|
+head-minus-n	h5	h6	1|2|3|
+head-minus-n-stdin	h6	h7	1|
+tail-minus-n	h7	t7	2|3|4|
+tail-minus-n-stdin	t7	t8	4|
+tail-two	t1	t2	3|4|
+tail-stdin	t2	t3	4|
+tail-all	t3	t4	1|2|3|4|
+tail-no-newline	t5	t6	no newline|
+EOF
 has head-missing '^head: /nosuch: file does not exist$'
 has head-header '^==> f <==$'
 check head-bad-status [ "$(grep -c '^st 1$' <<<"$out")" = 8 ]
-check head-minus-n [ "$(between h5 h6)" = "1|2|3|" ]
-check head-minus-n-stdin [ "$(between h6 h7)" = "1|" ]
-check tail-minus-n [ "$(between h7 t7)" = "2|3|4|" ]
-check tail-minus-n-stdin [ "$(between t7 t8)" = "4|" ]
 has head-usage '^usage: head \[-n lines \| -lines\] \[file ...\]$'
-check tail-two [ "$(between t1 t2)" = "3|4|" ]
-check tail-stdin [ "$(between t2 t3)" = "4|" ]
-check tail-all [ "$(between t3 t4)" = "1|2|3|4|" ]
-check tail-no-newline [ "$(between t5 t6)" = "no newline|" ]
 has tail-missing '^tail: /nosuch: file does not exist$'
 has tail-bad-n '^tail: lines must be 0 to 100000$'
 has tail-usage '^usage: tail \[-n lines \| -lines\] \[file\]$'
@@ -50,12 +61,14 @@ guest -c 'cd /tmp; echo one two > f; echo "  three " >> f; echo -n four >> f
 echo w1; wc f; echo w2; cat f | wc; echo w3; wc f f; echo w4
 wc /nosuch; echo st $status; wc -x f; echo st $status; wc < /dev/null
 echo w5; wc -l f; cat f | wc -wc; wc -l -c f f; echo w6'
-check wc-file [ "$(between w1 w2)" = "      2       4      21 f|" ]
-check wc-stdin [ "$(between w2 w3)" = "      2       4      21|" ]
-check wc-total [ "$(between w3 w4)" = "      2       4      21 f|      2       4      21 f|      4       8      42 total|" ]
+spans <<'EOF'
+wc-file	w1	w2	      2       4      21 f|
+wc-stdin	w2	w3	      2       4      21|
+wc-total	w3	w4	      2       4      21 f|      2       4      21 f|      4       8      42 total|
+wc-options	w5	w6	      2 f|      4      21|      2      21 f|      2      21 f|      4      42 total|
+EOF
 has wc-missing '^wc: /nosuch: file does not exist$'
 has wc-usage '^usage: wc \[-lwc\] \[file ...\]$'
-check wc-options [ "$(between w5 w6)" = "      2 f|      4      21|      2      21 f|      2      21 f|      4      42 total|" ]
 check wc-bad-status [ "$(grep -c '^st 1$' <<<"$out")" = 2 ]
 has wc-empty '^      0       0       0$'
 
@@ -66,18 +79,20 @@ grep -F a.c f; echo g10; grep "a\.c" f; echo g11; grep "x\*y" f; echo g12; cat f
 grep zzz f; echo st $status; grep a /nosuch; echo st $status; grep; echo st $status
 grep -q a f; echo st $status; grep "*a" f; echo st $status; grep "a\" f; echo st $status
 grep an f /nosuch; echo st $status; grep -c an f f'
-check grep-fixed [ "$(between g1 g2)" = "banana|" ]
-check grep-bol [ "$(between g2 g3)" = "apple|a.c|" ]
-check grep-eol [ "$(between g3 g4)" = "apple|cherry pie|" ]
-check grep-dot [ "$(between g4 g5)" = "banana|" ]
-check grep-star [ "$(between g5 g6)" = "cherry pie|" ]
-check grep-v [ "$(between g6 g7)" = "cherry pie|x*y|" ]
-check grep-n [ "$(between g7 g8)" = "3:cherry pie|" ]
-check grep-c [ "$(between g8 g9)" = "3|" ]
-check grep-F [ "$(between g9 g10)" = "a.c|" ]
-check grep-escape [ "$(between g10 g11)" = "a.c|" ]
-check grep-escape-star [ "$(between g11 g12)" = "x*y|" ]
-check grep-F-stdin [ "$(between g12 g13)" = "x*y|" ]
+spans <<'EOF'
+grep-fixed	g1	g2	banana|
+grep-bol	g2	g3	apple|a.c|
+grep-eol	g3	g4	apple|cherry pie|
+grep-dot	g4	g5	banana|
+grep-star	g5	g6	cherry pie|
+grep-v	g6	g7	cherry pie|x*y|
+grep-n	g7	g8	3:cherry pie|
+grep-c	g8	g9	3|
+grep-F	g9	g10	a.c|
+grep-escape	g10	g11	a.c|
+grep-escape-star	g11	g12	x*y|
+grep-F-stdin	g12	g13	x*y|
+EOF
 has grep-none-status '^st 1$'
 has grep-missing '^grep: /nosuch: file does not exist$'
 check grep-error-status [ "$(grep -c '^st 2$' <<<"$out")" = 6 ]
@@ -109,14 +124,16 @@ has grep-no-backtracking-status '^st 1$'
 guest -c 'cd /tmp; echo pear > f; echo apple >> f; echo 10 >> f; echo 9 >> f; echo Zed >> f
 echo s1; sort f; echo s2; sort -r f; echo s3; sort -n f; echo s4; cat f | sort; echo s4b
 sort /nosuch; echo st $status; sort -x f; echo st $status; echo s5; sort < /dev/null; echo s6'
-check sort-bytes [ "$(between s1 s2)" = "10|9|Zed|apple|pear|" ]
-check sort-reverse [ "$(between s2 s3)" = "pear|apple|Zed|9|10|" ]
-check sort-numeric [ "$(between s3 s4)" = "Zed|apple|pear|9|10|" ]
-check sort-stdin [ "$(between s4 s4b)" = "10|9|Zed|apple|pear|" ]
+spans <<'EOF'
+sort-bytes	s1	s2	10|9|Zed|apple|pear|
+sort-reverse	s2	s3	pear|apple|Zed|9|10|
+sort-numeric	s3	s4	Zed|apple|pear|9|10|
+sort-stdin	s4	s4b	10|9|Zed|apple|pear|
+sort-empty	s5	s6
+EOF
 has sort-missing '^sort: /nosuch: file does not exist$'
 has sort-usage '^usage: sort \[-r\] \[-n\] \[file ...\]$'
 check sort-bad-status [ "$(grep -c '^st 1$' <<<"$out")" = 2 ]
-check sort-empty [ "$(between s5 s6)" = "" ]
 
 guest -c 'cd /tmp; echo moved > a; mv a b; cat b; cat a; echo st $status
 mkdir d; mv b d; cat d/b; mv d/b /tmp/c; cat c; mv c c; echo st $status
