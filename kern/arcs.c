@@ -41,10 +41,10 @@ enum {
 	Arcbits	= 12,
 	Narc	= 1<<Arcbits,	/* slots in a processor's table */
 	Nprobe	= 16,		/* slots a pair may lie past the one its hash names */
-	Nop5len	= 5,		/* bytes of an entry nop, and of the call that replaces it */
+	Nop5len	= sizeof(ENTRYNOP) - 1,	/* bytes of an entry nop, and of the call that replaces it */
 };
 
-static uchar	nop5[Nop5len] = { 0x0F, 0x1F, 0x44, 0x00, 0x00 };	/* nopl 0(%eax,%eax,1), gcc's */
+static uchar	nop5[Nop5len] = ENTRYNOP;
 
 typedef struct Arc Arc;
 

@@ -46,6 +46,30 @@ uint	arcsdrops(void);
 uint	arcsmax(void);
 uint	arcswalk(void (*)(void*, uint, uint, uint), void*, uint);
 void	patchintr(void);
+#define ENTRYNOP	"\x0F\x1F\x44\x00\x00"	/* at every function's entry: nopl 0(%eax,%eax,1), gcc's -mnop-mcount */
+
+/*
+ * Is pc, a kernel address, a function's entry nop?  For kprof's stack
+ * walk (kern/kpwalk.c), from the NMI, which at an entry finds the
+ * caller's pc on top of the stack; inline, as it is tried at every
+ * tick at a 0x0F.  gcc aligns functions to 16 bytes, and no other nop
+ * starts at such an address (alignment padding ends at one, never
+ * starts); an entry not so aligned is not known as one, nor one that
+ * arcs on made a call, and the stack there leaves out its caller.
+ */
+static inline int
+atentry(uint pc)
+{
+	uchar *s = (uchar*)pc;
+	int i;
+
+	if(pc % 16 != 0)
+		return 0;
+	for(i = 0; i < (int)sizeof(ENTRYNOP) - 1; i++)
+		if(s[i] != (uchar)ENTRYNOP[i])
+			return 0;
+	return 1;
+}
 
 /* archive.c */
 void	rootload(uchar*, uint);

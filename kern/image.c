@@ -58,7 +58,11 @@ imjoin(Image *im, Proc *p)
  * directory npd) or exit (nil, nil).  It stops counting into the
  * image's profilers first; then, out of the list of threads that sbrk
  * keeps up to date, its page directory is its own to free: all of it
- * if it was the last, else the stack part.
+ * if it was the last, else the stack part.  If not the last, its
+ * entries below USHARED go as it leaves, under mem: from then on the
+ * others' sbrk may free those tables (with one thread left, it frees
+ * them), and kprof's NMI walks this directory (kern/kpwalk.c) until
+ * procsetimg takes it away, which may wait for procs.
  */
 void
 imleave(Image *nim, pte_t *npd)
@@ -77,6 +81,8 @@ imleave(Image *nim, pte_t *npd)
 	*l = up->inext;
 	last = --im->ref == 0;
 	top = im->top;	/* read while im is sure to be there */
+	if(!last)
+		memset(pd, 0, PDX(USHARED)*sizeof(pte_t));
 	unlock(&im->lk);
 	qunlock(&im->mem);
 	if(nim != nil)

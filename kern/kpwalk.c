@@ -14,8 +14,9 @@
  * past the top of user space ends the walk, as does KPUFRAMES.  What
  * uaddr finds stays the process's while the NMI reads it: the process
  * is the one interrupted, so it changes nothing; another thread of its
- * image only hides pages, never frees them (kern/image.c), and the
- * scheduler holds procs from a process's exit until it lets go of it
+ * image only hides pages, never frees them, and frees tables only once
+ * the process has left the image and its directory no longer names
+ * them (kern/image.c); and the scheduler holds procs from a process's exit until it lets go of it
  * here (kern/proc.c), so no one frees its tables meanwhile.  All of
  * it is NOPROF, as the NMI's path: no entry nop that kern/arcs.c
  * patches, so that it runs the same while the text changes.
@@ -56,9 +57,10 @@ stacktop(Mach *m, uint sp)
  * The kernel call stack at the pc the NMI frame f interrupted, from
  * pc[n] on, leaf first: the return addresses in the chain of frame
  * pointers from bp, as long as each frame lies above the last, within
- * the stack, and holds a pc in kernel text.  At a function's first two
- * instructions (push ebp; mov ebp, esp) or at a ret, bp is still (or
- * again) the caller's, and the caller's pc is on top of the stack.
+ * the stack, and holds a pc in kernel text.  At a function's entry nop
+ * (atentry, kern/fns.h) and its first two instructions after (push ebp; mov
+ * ebp, esp), or at a ret, bp is still (or again) the caller's, and the
+ * caller's pc is on top of the stack.
  */
 static NOPROF uint
 kwalk(Mach *m, uint *f, uint bp, uint *pc, uint n, uint *hp)
@@ -75,6 +77,8 @@ kwalk(Mach *m, uint *f, uint bp, uint *pc, uint n, uint *hp)
 		ret = ((uint*)sp)[0];
 	else if(op[0] == 0x89 && op[1] == 0xE5)
 		ret = ((uint*)sp)[1];
+	else if(op[0] == 0x0F && atentry(f[0]))
+		ret = ((uint*)sp)[0];
 	if(intext(ret))
 		PUSHPC(pc, n, h, ret);
 	/* fp - sp <= top - 8 - sp: fp at or above sp, and its two words below top */

@@ -5,7 +5,8 @@
 # processes on as many processors, against GNU gprof's reading of
 # kpgmon; #S's chain and tree of calls); the guest's and the host's
 # kprof -q print the same call graph; kpctl refuses bad arcs messages;
-# startclr clears the arcs; and arcs on and off, hundreds of times
+# startclr clears the arcs; kprof's stacks at an entry nop keep the
+# caller; and arcs on and off, hundreds of times
 # while the other processors run kernel code with kprof's NMI on,
 # leave the text as o/kernel's and count exactly after.
 cd "$(dirname "$0")/../.." || exit 1
@@ -88,6 +89,43 @@ check nmi-path-no-nops [ "$(awk '$1 == "nmipath" { print ($2 > 1 && $3 == 0) }' 
 for fn in arcslow patchintr stopall patch kprofnmi stackadd delivered nmiclocknext clock lapiceoi; do
 	check "table-not-$fn" [ "$(fact listed $fn)" = 0 ]
 done
+
+# kprof's stacks at an entry nop: the caller's pc is on top of the
+# stack, and kern/kpwalk.c takes it, so the second pc of a stack whose
+# leaf is an entry returns from a call of that function, or of one
+# that jumps to it (a tail call).  runtest at 10000 Hz lands on enough
+# entries; before kpwalk knew them, none of these stacks was right.
+guest -d -p 1 -a hz=10000 -t 300 -o "$T/ks" -c 'echo startclr > /dev/kpctl; runtest 1 > /dev/null; echo stop > /dev/kpctl; cat /dev/kpstack > /dev/eia1'
+python3 - "$kernel" "$T/ks" >"$T/entries" <<'PY'
+import struct, sys
+f = open(sys.argv[1], 'rb').read()
+shoff, = struct.unpack_from('<I', f, 32)
+shentsize, shnum, shstrndx = struct.unpack_from('<HHH', f, 46)
+sh = [struct.unpack_from('<10I', f, shoff + i * shentsize) for i in range(shnum)]
+name = lambda o, base: f[base + o:f.index(b'\0', base + o)].decode()
+t = {name(s[0], sh[shstrndx][4]): s for s in sh}['.text']
+at = lambda a, n: f[t[4] + a - t[3]:t[4] + a - t[3] + n]
+rel = lambda a: struct.unpack('<i', at(a, 4))[0]
+def jumps(x, leaf):	# a jmp or jcc rel32 to leaf within function x's first 2 KB
+	return any(at(a, 1) == b'\xe9' and (a + 5 + rel(a + 1)) & 0xffffffff == leaf or
+		at(a, 1) == b'\x0f' and at(a + 1, 1)[0] & 0xf0 == 0x80 and (a + 6 + rel(a + 2)) & 0xffffffff == leaf
+		for a in range(x, x + 2048))
+right = wrong = 0
+for l in open(sys.argv[2]):
+	pcs = [int(x, 16) for x in l.split()[1:]]
+	leaf = pcs[0]
+	if len(pcs) < 2 or leaf % 16 or at(leaf, 5) != b'\x0f\x1f\x44\x00\x00' or at(pcs[1] - 5, 1) != b'\xe8':
+		continue
+	x = (pcs[1] + rel(pcs[1] - 4)) & 0xffffffff
+	if x == leaf or jumps(x, leaf):
+		right += 1
+	else:
+		wrong += 1
+print(right, wrong)
+PY
+read -r right wrong <"$T/entries"
+echo "stacks whose leaf is an entry nop, after a direct call: $right with the caller next, $wrong without"
+check stack-at-entry [ "${right:-0}" -ge 10 ] && [ "$wrong" = 0 ]
 
 # Exact counts: on P processors, P copies of calls seek N times each,
 # for N = 0 (the background), 1 and 1000; kpgmon after each is kept.

@@ -4,23 +4,36 @@
 # control messages with NULs, of every length and number of words, from
 # bad memory, at offsets and in pieces; `pid N' for a child while fork
 # makes it; more exited processes than kpproc keeps, with a reader of
-# it running; kpproc and kpctl read at every offset in pieces.  On 2 and
-# 4 processors under -d, and on 4 without.  After each boot the kernel's
+# it running; kpproc, kpctl and kpgmon read at every offset in pieces;
+# kpgmon held open as often as processes can (fork and exec still
+# work); arcs on, arcs off and startclr from three processes at once
+# while two others fork and kprof samples at 10000 Hz (the text's hash
+# after arcs off is the kernel's); threads that exit with their frame
+# pointer in a page whose table the last thread frees as they go, and
+# another process refills (atk_kprof leave).  On 2 and 4 processors
+# under -d, and on 4 without.  After each boot the kernel's
 # text is unchanged and the free pages and heap are back.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
-cases='atk_kprof ctl; atk_kprof offsets; atk_kprof forkpid 20; atk_kprof exits 300'
+cases='atk_kprof ctl; atk_kprof offsets; atk_kprof forkpid 20; atk_kprof exits 300; atk_kprof gmon'
 for how in "-d -p 2" "-d -p 4" "-p 4"; do
 	n=${how// /}
 	# shellcheck disable=SC2086
 	guest $how -a hz=1000 -t 300 -c "cat /dev/textsum; cat /dev/sysstat; $cases; cat /dev/sysstat; cat /dev/textsum"
-	for c in ctl offsets forkpid exits; do
+	for c in ctl offsets forkpid exits gmon; do
 		has "$n-$c" "^atk_kprof: $c: ok$"
 	done
 	hasnt "$n-no-failure" '^FAIL|panic|kernel trap'
 	textintact "$n-text-intact"
 	pagesback "$n-pages-back"
+	# shellcheck disable=SC2086
+	guest $how -a hz=10000 -t 300 -c 'cat /dev/textsum; cat /dev/sysstat; atk_kprof arcs 200; atk_kprof leave 300; cat /dev/sysstat; cat /dev/textsum'
+	has "$n-arcs" '^atk_kprof: arcs: ok$'
+	has "$n-leave" '^atk_kprof: leave: ok$'
+	hasnt "$n-arcs-no-failure" '^FAIL|panic|kernel trap'
+	textintact "$n-arcs-text-intact"
+	pagesback "$n-arcs-pages-back"
 done
 
 summary kpattack

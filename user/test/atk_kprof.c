@@ -17,6 +17,15 @@
  *	offsets	kpproc and kpctl read at every offset in pieces of
  *		1, 7 and 64 bytes, past the end, and into bad memory:
  *		the pieces make the whole
+ *	gmon	kpgmon read in pieces and past its end; then, with the
+ *		call graph on, held open by processes as many times as
+ *		they can (an open copies it whole into the kernel's
+ *		heap): fork and exec still work, and once they close,
+ *		the heap is back
+ *	arcs	three processes write arcs on, arcs off and startclr
+ *		ROUNDS times each and read kpgmon, while two fork and
+ *		make calls and kprof samples: the text's hash after arcs
+ *		off is what it was before
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -458,13 +467,258 @@ offsets(void)
 	ctl("pid all");
 }
 
+/* The kernel heap's bytes in use, from sysstat. */
+static long
+heapinuse(void)
+{
+	char s[128], *p;
+
+	if(readstr("/dev/sysstat", s, sizeof s) < 0 || (p = strstr(s, " heap ")) == NULL)
+		fatal("/dev/sysstat");
+	return atoi(p + 6);
+}
+
+/* A holder of kpgmon: open it until an open fails, say whether for want of memory down w, wait for r to close. */
+static void
+holder(int r, int w)
+{
+	char c;
+
+	while(open("/dev/kpgmon", O_RDONLY) >= 0)
+		;
+	c = errno == ENOMEM;
+	write(w, &c, 1);
+	read(r, &c, 1);
+	_exit(0);
+}
+
+static void
+gmon(void)
+{
+	int hold[2], said[2], nholder, pid, st, fd;
+	long before, r, off;
+	char c, *argv[] = { "echo", "atk_kprof: gmon: exec ok", NULL };
+
+	before = heapinuse();
+	ctl("arcs on");
+	ctl("startclr");
+	for(off = 0; off < 20; off++)
+		if(fork() == 0)
+			_exit(0);
+	while(wait(NULL) > 0)
+		;
+	ctl("stop");
+	/* kpgmon at odd offsets: the pieces are the file. */
+	if((fd = open("/dev/kpgmon", O_RDONLY)) < 0)
+		fatal("/dev/kpgmon");
+	for(off = 0; (r = read(fd, piece, 7)) > 0; off += r)
+		;
+	if(r < 0 || off < 20)
+		fail("gmon-pieces", "read %ld bytes in pieces of 7, then %ld", off, r);
+	else if(seek(fd, 0x7ffffff0, 0) != 0x7ffffff0 || read(fd, piece, 64) != 0)
+		fail("gmon-far", "a read past the end gave something");
+	else
+		ok("gmon-pieces");
+	close(fd);
+	if(pipe(hold) < 0 || pipe(said) < 0)
+		fatal("pipe");
+	for(nholder = 0; nholder < 40; nholder++){
+		if((pid = fork()) < 0){
+			printf("atk_kprof: gmon: fork: %s\n", strerror(errno));
+			break;
+		}
+		if(pid == 0){
+			close(hold[1]);
+			holder(hold[0], said[1]);
+		}
+		if(read(said[0], &c, 1) != 1 || c){
+			nholder++;
+			break;
+		}
+	}
+	printf("atk_kprof: gmon: %d holders, heap in use %ld bytes, %ld before\n", nholder, heapinuse(), before);
+	/* What the reserve is for: processes, programs, pipes. */
+	if((pid = fork()) == 0){
+		exec("/bin/echo", argv);
+		_exit(1);
+	}
+	if(pid < 0 || wait(&st) != pid || st != 0)
+		fail("gmon-fork-exec", "fork %d, status %d", pid, st);
+	else
+		ok("gmon-fork-exec");
+	close(hold[1]);
+	while(wait(NULL) > 0)
+		;
+	close(hold[0]);
+	close(said[0]);
+	close(said[1]);
+	ctl("arcs off");
+	if(heapinuse() != before)
+		fail("gmon-heap-back", "heap in use %ld after, %ld before", heapinuse(), before);
+	else
+		ok("gmon-heap-back");
+}
+
+/*
+ * arcs: togglers write arcs on and off, startclr and read kpgmon, each
+ * on its own processor if there are enough, while workers make system
+ * calls, fork and exit, and kprof's NMI samples them all.
+ */
+static void
+arcs(int rounds)
+{
+	char sum0[32], sum1[32], msg[64];
+	int i, k, pid, fd, st, bad = 0;
+	long r;
+
+	if(readstr("/dev/textsum", sum0, sizeof sum0) < 0)
+		fatal("/dev/textsum");
+	ctl("pid all");
+	ctl("startclr");
+	for(k = 0; k < 5; k++){
+		if((pid = fork()) < 0)
+			fatal("fork");
+		if(pid > 0)
+			continue;
+		for(i = 0; i < rounds; i++){
+			if(k >= 3){
+				/* a worker: calls, a fork, a pipe */
+				getpid();
+				if((pid = fork()) == 0)
+					_exit(0);
+				wait(NULL);
+				continue;
+			}
+			snprintf(msg, sizeof msg, "%s", (i + k) % 3 == 0 ? "arcs on" : (i + k) % 3 == 1 ? "arcs off" : "startclr");
+			if(ctln(msg, strlen(msg), &st) != (long)strlen(msg))
+				_exit(1);
+			if(i % 4 == k && (fd = open("/dev/kpgmon", O_RDONLY)) >= 0){
+				while((r = read(fd, piece, 1000 + k)) > 0)
+					;
+				close(fd);
+				if(r < 0)
+					_exit(2);
+			}
+		}
+		_exit(0);
+	}
+	while((pid = wait(&st)) > 0)
+		if(st != 0 && bad++ == 0)
+			printf("atk_kprof: arcs: child %d: status %d\n", pid, st);
+	ctl("arcs off");
+	ctl("stop");
+	if(readstr("/dev/textsum", sum1, sizeof sum1) < 0)
+		fatal("/dev/textsum");
+	if(bad != 0)
+		fail("arcs-togglers", "%d of 5 failed", bad);
+	else
+		ok("arcs-togglers");
+	if(strcmp(sum0, sum1) != 0)
+		fail("arcs-textsum", "text hash %s after arcs off, %s before", sum1, sum0);
+	else
+		ok("arcs-textsum");
+}
+
+/*
+ * leave: a thread exits with its frame pointer in a heap page whose
+ * page table is that page's alone, while the other thread, then the
+ * image's last, takes the page away with sbrk, which frees the table
+ * too; another process takes the freed page as soon as it can and
+ * fills it with words that, read as page table entries, are user
+ * pages beyond the kernel's memory; and a third reads a long kpproc
+ * again and again, so that the exiting thread waits for procs, with
+ * its page directory still naming the table, before it lets go of it.
+ * kprof's NMI walks that directory meanwhile.
+ */
+static volatile int	leaving;
+
+static void
+leaver(unsigned bp)
+{
+	leaving = 1;
+	asm volatile("mov %0, %%ebp\n"
+		"push $0\n"
+		"push $0\n"
+		"mov %1, %%eax\n"
+		"int %2\n"
+		:: "r"(bp), "i"(SYS_exit), "i"(T_SYSCALL) : "memory");
+	for(;;)
+		;
+}
+
+static void
+leave(int rounds)
+{
+	enum { Pg = 4096, Table = 4*1024*1024 };
+	unsigned *pg, *w;
+	char *brk;
+	int filler, reader, i, j, pid;
+	volatile int k;
+
+	ctl("pid all");
+	ctl("startclr");
+	/* kpproc long: 256 exited processes and the overflow */
+	for(i = 0; i < 280; i++){
+		if((pid = fork()) == 0){
+			spinloop(Spin / 10);
+			_exit(0);
+		}
+		wait(NULL);
+	}
+	if((filler = fork()) == 0){
+		for(;;){
+			if((w = sbrk(Pg)) == (void*)-1)
+				_exit(1);
+			for(j = 0; j < Pg/4; j++)
+				w[j] = 0x20000007;	/* present, user, at 512 MB */
+			sbrk(-Pg);
+		}
+	}
+	if((reader = fork()) == 0)
+		for(;;)
+			if(readstr("/dev/kpproc", big, sizeof big) < 0)
+				_exit(1);
+	/* The page at a table's start: the table holds it alone. */
+	brk = sbrk(0);
+	if(sbrk(Table - (unsigned)brk % Table) == (void*)-1 || (pg = sbrk(Pg)) == (void*)-1)
+		fatal("sbrk");
+	for(i = 0; i < rounds; i++){
+		leaving = 0;
+		for(j = 0; j < Pg/4; j += 2){
+			pg[j] = (unsigned)&pg[j + 2];
+			pg[j + 1] = 0x1234;
+		}
+		if((pid = rfork(RFPROC|RFMEM)) == 0)
+			leaver((unsigned)pg);
+		if(pid < 0)
+			fatal("rfork");
+		for(j = 0; !leaving || j < 40; j += leaving){
+			if(sbrk(-Pg) == (void*)-1)
+				fatal("sbrk");
+			for(k = 0; k < 3000; k++)
+				;
+			if(sbrk(Pg) != pg)
+				fatal("sbrk");
+		}
+		if(wait(NULL) != pid)
+			fatal("wait");
+	}
+	kill(filler);
+	kill(reader);
+	while(wait(NULL) > 0)
+		;
+	sbrk(-Pg - (Table - (unsigned)brk % Table));
+	ctl("stop");
+	ok("leave");
+}
+
 int
 main(int argc, char *argv[])
 {
 	int rounds = argc > 2 ? atoi(argv[2]) : 20;
 
 	if(argc < 2){
-		fprintf(stderr, "usage: atk_kprof ctl|forkpid|exits|offsets [rounds]\n");
+		fprintf(stderr, "usage: atk_kprof ctl|forkpid|exits|offsets|gmon|arcs|leave [rounds]\n");
 		return 1;
 	}
 	if(strcmp(argv[1], "ctl") == 0)
@@ -475,6 +729,12 @@ main(int argc, char *argv[])
 		exits(rounds);
 	else if(strcmp(argv[1], "offsets") == 0)
 		offsets();
+	else if(strcmp(argv[1], "gmon") == 0)
+		gmon();
+	else if(strcmp(argv[1], "arcs") == 0)
+		arcs(rounds);
+	else if(strcmp(argv[1], "leave") == 0)
+		leave(rounds);
 	else{
 		fprintf(stderr, "atk_kprof: %s: no such case\n", argv[1]);
 		return 1;
