@@ -36,7 +36,7 @@ cutgmons() {
 
 # The table: each entry is a function's address, holding the 5-byte
 # nop; the recorder, the NMI's path and the clock's have none.
-python3 - o/kernel syscall arcslow patchintr stopall patch kprofnmi stackadd delivered nmiclocknext clock lapiceoi >"$T/nops" <<'PY'
+python3 - o/kernel syscall arcslow patchintr stopall patch kprofnmi stackadd delivered nmiclocknext clock lapiceoi >"$T/facts" <<'PY'
 import struct, sys
 f = open(sys.argv[1], 'rb').read()
 shoff, = struct.unpack_from('<I', f, 32)
@@ -81,11 +81,10 @@ while todo:
 		todo += calls.get(fn, ())
 print('nmipath', len(seen), sum(syms[fn] in entries for fn in seen if fn in syms))
 PY
-fact() { awk -v k="$1" -v f="${2-}" '$1 == k && (f == "" || $2 == f) { print $NF }' "$T/nops"; }
 check table-large [ "$(fact entries)" -gt 200 ]
 check table-all-nops [ "$(fact notnop)" = 0 -a "$(fact notfunc)" = 0 ]
 check table-has-syscall [ "$(fact listed syscall)" = 1 ]
-check nmi-path-no-nops [ "$(awk '$1 == "nmipath" { print ($2 > 1 && $3 == 0) }' "$T/nops")" = 1 ]
+check nmi-path-no-nops [ "$(awk '$1 == "nmipath" { print ($2 > 1 && $3 == 0) }' "$T/facts")" = 1 ]
 for fn in arcslow patchintr stopall patch kprofnmi stackadd delivered nmiclocknext clock lapiceoi; do
 	check "table-not-$fn" [ "$(fact listed $fn)" = 0 ]
 done

@@ -76,7 +76,6 @@ echo c 31000000 > /dev/spinctl
 echo stop > /dev/kpctl
 cat /dev/kpdata /dev/kpstack > /dev/eia1"
 python3 tools/test/kpcheck.py "$kernel" "$T/spin" spina:spinwrite chainc:chainb,chaina,spinwrite splx unlock popcli >"$T/facts"
-fact() { awk -v k="$1" -v f="${2-}" '$1 == k && (f == "" || $2 == f) { print $NF }' "$T/facts"; }
 a=$(fact bins spina) c=$(fact bins chainc)
 echo "spina $a ticks, chainc $c ticks, of $(fact kernel) kernel ticks"
 check accuracy-enough-ticks [ $((${a:-0} + ${c:-0})) -ge 10000 ]

@@ -8,8 +8,6 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
-fact() { awk -v k="$1" -v f="${2-}" '$1 == k && (f == "" || $2 == f) { print $NF }' "$T/facts"; }
-
 # First, with kprof's NMI at 10000 Hz: segs leaves every selector it
 # can in the segment registers, and atk_df the direction flag set, in
 # user mode, where the NMI finds them and must give them back.  Then

@@ -154,6 +154,24 @@ expect() {
 	if [ -z "$why" ]; then ok "$name"; else bad "$name" "$why"; fi
 }
 
+# between A B: the lines of the last guest's console after the line A
+# and before the line B, each ended by |.
+between() {
+	sed -n "/^$1\$/,/^$2\$/p" <<<"$out" | sed '1d;$d' | tr '\n' '|'
+}
+
+# block NAME: the lines of the last guest's console after the line
+# "== NAME", up to the next line that starts "== ".
+block() {
+	awk -v n="== $1" '$0 == n { on = 1; next } /^== / { on = 0 } on' <<<"$out"
+}
+
+# fact KEY [WHAT]: the last word of the line of $T/facts (kpcheck.py's
+# findings, one a line) that starts with KEY (and WHAT).
+fact() {
+	awk -v k="$1" -v f="${2-}" '$1 == k && (f == "" || $2 == f) { print $NF }' "$T/facts"
+}
+
 # same NAME A B: the case passes if files A and B are the same.
 same() {
 	if cmp -s "$2" "$3"; then ok "$1"; else bad "$1" "$(diff "$2" "$3" | head -6 | tr '\n' '|')"; fi

@@ -104,7 +104,6 @@ echo stop > /dev/kpctl
 cat /dev/kpdata /dev/kpstack > /dev/eia1
 cat /dev/kpcpu"
 python3 tools/test/kpcheck.py "$kernel" "$T/spin" spina chainc:chainb,chaina,spinwrite splx unlock popcli idle >"$T/facts"
-fact() { awk -v k="$1" -v f="${2-}" '$1 == k && (f == "" || $2 == f) { print $NF }' "$T/facts"; }
 a=$(fact bins spina) c=$(fact bins chainc)
 echo "spina $a ticks, chainc $c ticks, idle $(fact bins idle), of $(fact kernel) kernel ticks"
 check accuracy-2-enough-ticks [ $((${a:-0} + ${c:-0})) -ge 10000 ]

@@ -13,11 +13,6 @@ cd "$(dirname "$0")/../.." || exit 1
 top=$(pwd)
 . tools/test/lib.bash
 
-# block NAME: the lines of $out after `== NAME' up to the next `== '.
-block() {
-	awk -v n="== $1" '$0 == n { on = 1; next } /^== / { on = 0 } on' <<<"$out"
-}
-
 # not COMMAND...: COMMAND fails.
 not() {
 	! "$@"

@@ -7,11 +7,6 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
-# between A B: the lines of $out after the line A and before the line B.
-between() {
-	sed -n "/^$1\$/,/^$2\$/p" <<<"$out" | sed '1d;$d' | tr '\n' '|'
-}
-
 guest -d -c 'echo hi &&& echo x; echo not run
 echo s1 $status
 echo a; echo b |; echo not run

@@ -6,11 +6,6 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
-# between A B: the lines of $out after the line A and before the line B.
-between() {
-	sed -n "/^$1\$/,/^$2\$/p" <<<"$out" | sed '1d;$d' | tr '\n' '|'
-}
-
 # spans: each line of the standard input, NAME A B WANT (tab-separated),
 # is a case: the lines between A and B, each ended by |, are WANT.
 spans() {

@@ -13,11 +13,6 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
-# block NAME: the lines of $out after `== NAME' up to the next `== '.
-block() {
-	awk -v n="== $1" '$0 == n { on = 1; next } /^== / { on = 0 } on' <<<"$out"
-}
-
 # ticks REGEX TEXT: the ticks of the folded stacks in TEXT that match REGEX.
 ticks() {
 	awk -v r="$1" '$0 ~ r { s += $NF } END { print s + 0 }' <<<"$2"
