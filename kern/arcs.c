@@ -18,7 +18,8 @@
  * half written goes on to the next, so a pair may hold two slots,
  * which the reader adds up.  Nothing else writes a processor's table:
  * the kernel is not preempted, so the recorder ends where it began.
- * What finds no slot within Nprobe of its hash is dropped, and counted.
+ * What finds no slot within arcnprobe (Nprobe) of its hash is dropped,
+ * and counted.
  * The recorder and what runs while text changes are NOPROF (kern/u.h):
  * they have no nop, so the recorder never calls itself.
  *
@@ -66,6 +67,7 @@ extern char	fentry[];
 
 static Arcs	arctab[MAXMACH][2];	/* each processor's table (Mach.arcs) and a spare, for arcsclear */
 static int	arcsok;		/* every entry of mcountloc held the nop at boot */
+uint	arcnprobe = Nprobe;	/* slots the recorder tries, 1 to Nprobe (the test kernel's arcprobes=) */
 int	arcson;			/* the entries call fentry */
 
 _Static_assert(__builtin_offsetof(Mach, arcs) == 4, "fentry finds Mach.arcs at gs:4");
@@ -127,7 +129,7 @@ arcslow(uint from, uint self, Arcs *t)
 	uint h, i;
 
 	h = archash(from, self);
-	for(i = 0; i < Nprobe; i++){
+	for(i = 0; i < arcnprobe; i++){
 		a = &t->arc[(h + i) & (Narc - 1)];
 		if(a->from == from && a->self == self){
 			satinc(&a->count);

@@ -39,6 +39,7 @@ extern int	clockgsi;
 
 /* arcs.c */
 extern int	arcson;
+extern uint	arcnprobe;
 void	arcsinit(void);
 int	arcsctl(int);
 void	arcsclear(void);

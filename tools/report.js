@@ -297,6 +297,13 @@ function main() {
 		table(c, 'cpus', [{name: 'cpu', num: true}, {name: 'ticks', num: true}, {name: 'kernel', num: true}],
 			data.cpu);
 	}
+	if (data.callgraph !== '') {
+		const g = section('Kernel call graph', 'callgraphsec');
+		g.appendChild(el('p', {class: 'note'}, 'Every call the kernel made while the commands ran ' +
+			'(kpctl\'s arcs on), exactly, as kprof -q prints it: each function with its callers above ' +
+			'and its callees below, and the calls along each arc.'));
+		g.appendChild(el('pre', {id: 'callgraph'}, data.callgraph));
+	}
 	if (data.procs.length > 0) {
 		const p = section('Ticks by process', 'procsec');
 		p.appendChild(el('p', {class: 'note'}, 'Every process that was sampled, those that exited ' +

@@ -183,7 +183,7 @@ def diffmain(args):
         'ticks': t2[0], 'kernel': t2[1], 'user': t2[2],
         'before': {'ticks': t1[0], 'kernel': t1[1], 'user': t1[2], 'stacks': stacks(d1)},
         'diff': diff(d1, d2, kernel),
-        'flat': [], 'lines': [], 'stacks': stacks(d2), 'cpu': [], 'procs': [], 'annotate': '',
+        'flat': [], 'lines': [], 'stacks': stacks(d2), 'cpu': [], 'procs': [], 'callgraph': '', 'annotate': '',
     }
     write(os.path.join(d2, 'diff.html'), page(data, 'Kernel profile: difference'))
 
@@ -235,6 +235,7 @@ def main():
         'stacks': stacks(d),
         'cpu': cpus(d),
         'procs': procs(d),
+        'callgraph': '\n'.join(read(d, 'callgraph.txt', False) or []),
         'annotate': annotate(d, kernel, rows),
     }
     write(os.path.join(d, 'report.html'), page(data, 'Kernel profile: ' + command))

@@ -5,8 +5,8 @@
 # processes on as many processors, against GNU gprof's reading of
 # kpgmon; #S's chain and tree of calls); the guest's and the host's
 # kprof -q print the same call graph; kpctl refuses bad arcs messages;
-# startclr clears the arcs; kprof's stacks at an entry nop keep the
-# caller; and arcs on and off, hundreds of times
+# startclr clears the arcs; a table with no room counts its drops;
+# kprof's stacks at an entry nop keep the caller; and arcs on and off, hundreds of times
 # while the other processors run kernel code with kprof's NMI on,
 # leave the text as o/kernel's and count exactly after.
 cd "$(dirname "$0")/../.." || exit 1
@@ -224,5 +224,24 @@ textintact hammer-text-back
 check hammer-after-exact [ "$(gcalls "$T/gh" sysseek syscall)" = 2000 ] && [ "$(gcalls "$T/gh" spina spinwrite)" = 1 ]
 check hammer-no-drops [ "$(grep -cE ' arcs off drop 0$' <<<"$out")" = 2 ]
 check hammer-nmi-on-all [ "$(grep -cE '^cpu [0-3] total [1-9][0-9]* kernel [1-9]' <<<"$out")" = 4 ]
+
+# A table with no room: the test kernel's arcprobes=1 lets the recorder
+# try one slot an arc, so arcs whose hashes meet are dropped; kpctl
+# counts the drops, startclr clears them, and kpgmon still reads.  The
+# user's kernel has no such word.
+guest -T -d -p 2 -a arcprobes=1 -o "$T/gdrop" -c "echo startclr > /dev/kpctl; echo arcs on > /dev/kpctl
+runtest 1 > /dev/null
+echo arcs off > /dev/kpctl; echo stop > /dev/kpctl; cat /dev/kpctl
+cat /dev/kpgmon > /dev/eia1
+echo startclr > /dev/kpctl; cat /dev/kpctl"
+drops=$(grep -oE ' arcs off drop [0-9]+$' <<<"$out" | awk '{ print $NF }' | tr '\n' ' ')
+echo "arcprobes=1: drops $drops"
+check drops-counted [ "$(awk '{ print ($1 > 1000) }' <<<"$drops")" = 1 ]
+check drops-cleared [ "$(awk '{ print $2 }' <<<"$drops")" = 0 ]
+hasnt drops-no-panic 'panic|kernel trap'
+gprof -b "$kernel" "$T/gdrop" >/dev/null 2>"$T/err"
+check drops-gmon-reads [ -s "$T/gdrop" ] && [ ! -s "$T/err" ]
+guest -a arcprobes=1 -c 'cat /dev/kpctl'
+has drops-user-kernel-no-word '^warning: unknown kernel command-line word arcprobes=1$'
 
 summary callgraph

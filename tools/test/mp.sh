@@ -21,9 +21,11 @@ check p-in-usage grep -q -- '-p CPUS .*1 to 8 (default 2)' <(./run-qemu.sh -h)
 check p-in-readme grep -q -- '-p N' README.md
 
 # Every processor runs user processes: four spinners at once, and each
-# processor's user ticks (total less kernel) in kpcpu.  Not under -d:
-# there QEMU takes the processors in turns, and with 3 or more their
-# turns are uneven (kern/clock.c).
+# processor's user ticks (total less kernel) in kpcpu, at least 5 of
+# its 100 or so: on a busy host a processor's thread may run little of
+# the second, and a few ticks still show that it ran a spinner.  Not
+# under -d: there QEMU takes the processors in turns, and with 3 or
+# more their turns are uneven (kern/clock.c).
 for n in 1 2 4; do
 	guest -p $n -t 300 -c "bind -a '#T' /dev
 echo startclr > /dev/kpctl
@@ -33,7 +35,7 @@ cat /dev/kpctl /dev/kpcpu"
 	has "cpus-$n-booted" "^[0-9]+ MB, [0-9]+ free pages, hz 100, $n cpu$([ $n = 1 ] || echo s)\$"
 	has "cpus-$n-kpctl" "^off hz 100 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus $n cut 0 clock host interval fixed pid all arcs off drop 0$"
 	check "cpus-$n-kpcpu-lines" [ "$(grep -cE '^cpu [0-9]+ total [0-9]+ kernel [0-9]+$' <<<"$out")" = $n ]
-	busy=$(awk '$1 == "cpu" && $4 - $6 >= 20 { n++ } END { print n + 0 }' <<<"$out")
+	busy=$(awk '$1 == "cpu" && $4 - $6 >= 5 { n++ } END { print n + 0 }' <<<"$out")
 	check "cpus-$n-all-run-user" [ "$busy" = $n ]
 done
 

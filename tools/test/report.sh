@@ -40,7 +40,7 @@ selfcontained() {
 	check "$1-self-contained" [ "$(grep -ciE 'https?:|src=|href=|@import|url\(' "$2")" = 0 ]
 }
 
-if (cd "$top" && tools/profile -a hz=1000 'runtest 1' "$T/run") >profile.log 2>&1 &&
+if (cd "$top" && tools/profile -q -a hz=1000 'runtest 1' "$T/run") >profile.log 2>&1 &&
    [ -s run/kernel.pb.gz ] && [ -s run/report.html ]; then
 	ok profile-writes
 	sort run/stacks.txt >want.traces
@@ -49,6 +49,8 @@ if (cd "$top" && tools/profile -a hz=1000 'runtest 1' "$T/run") >profile.log 2>&
 	python3 "$ppread" leaves run/stacks.txt >want.top
 	pp top run/kernel.pb.gz >got.top
 	same pprof-top want.top got.top
+	# -q: the kernel's call graph, kprof -q's of the kpgmon brought home.
+	check callgraph-written grep -qE '^lock	[0-9]+ calls	' run/callgraph.txt
 	# The clock, from the kpctl that tools/profile brought home beside kpdata.
 	go tool pprof -raw run/kernel.pb.gz >raw 2>&1
 	check pprof-clock-comment grep -q '^Comment: clock: virtual (one instruction a nanosecond, -d), HZ 1000$' raw

@@ -125,6 +125,17 @@ try:
     report('annotated', ann and re.search(r'ticks\s+%\s+address\s+instruction', ann[0].text) and
            re.search(r'\n[0-9]+\s+[0-9.]+\s+[0-9a-f]{8}:', ann[0].text), 'no annotated instructions')
 
+    # The kernel call graph: callgraph.txt, whole, where the run counted it.
+    cg = os.path.join(pdir, 'callgraph.txt')
+    if os.path.exists(cg):
+        def words(text):
+            return [l.split() for l in text.split('\n') if l.strip()]
+        with open(cg) as f:
+            want = words(f.read())
+        got = drv.find_elements(By.ID, 'callgraph')
+        report('callgraph-section', got and want and words(got[0].text) == want,
+               'the page\'s call graph differs from callgraph.txt')
+
     # The ticks by process: procs.txt's rows, each process once, in its order.
     procs = os.path.join(pdir, 'procs.txt')
     if os.path.exists(procs):
