@@ -265,6 +265,8 @@ yield(void)
  *	dev/devspin.c	spina, spinb: every 64K turns of the loop
  *	kern/mmu.c	mapuser, copypgdir: every page (sbrk, exec, fork)
  *	kern/exec.c	loadsegs: every page read
+ *	kern/kpproc.c	kpprocread: every 32 lines printed (bounded, but
+ *			some 2 ms with the table of exited processes full)
  *
  * Everything else a call does is bounded by a small constant: a path,
  * the process or node table, a pipe's 4 KB, a union's 8 directories.

@@ -26,6 +26,10 @@
  *		ROUNDS times each and read kpgmon, while two fork and
  *		make calls and kprof samples: the text's hash after arcs
  *		off is what it was before
+ *	leave	(ROUNDS rounds) threads exit with their frame pointer in
+ *		a page whose table the last thread frees as they go
+ *	latency	(ROUNDS readers) a sleep of 100 ticks beside readers
+ *		of a full kpproc ends within 110
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -712,13 +716,60 @@ leave(int rounds)
 	ok("leave");
 }
 
+/*
+ * latency: readers of a full kpproc, one a processor, while this
+ * process sleeps 100 ticks three times: a read holds procs, the
+ * scheduler's lock, while it prints 300-odd lines, and the sleeper's
+ * wakeup waits for it.
+ */
+static void
+latency(int nreader)
+{
+	unsigned t0, t1, worst = 0;
+	int i, pid, readers[8];
+
+	ctl("pid all");
+	ctl("startclr");
+	for(i = 0; i < 280; i++){
+		if((pid = fork()) == 0){
+			spinloop(Spin / 10);
+			_exit(0);
+		}
+		wait(NULL);
+	}
+	ctl("stop");
+	for(i = 0; i < nreader && i < 8; i++)
+		if((readers[i] = fork()) == 0)
+			for(;;)
+				if(readstr("/dev/kpproc", big, sizeof big) < 0)
+					_exit(1);
+	now();
+	for(i = 0; i < 3; i++){
+		t0 = now();
+		sleep(100*1000/hz);
+		t1 = now();
+		if(t1 - t0 > worst)
+			worst = t1 - t0;
+	}
+	printf("atk_kprof: latency: sleep 100 ticks took at most %u ticks beside %d readers of kpproc\n", worst, nreader);
+	if(worst > 110)
+		fail("latency", "sleep 100 ticks took %u", worst);
+	else
+		ok("latency");
+	for(i = 0; i < nreader && i < 8; i++)
+		if(readers[i] > 0){
+			kill(readers[i]);
+			wait(NULL);
+		}
+}
+
 int
 main(int argc, char *argv[])
 {
 	int rounds = argc > 2 ? atoi(argv[2]) : 20;
 
 	if(argc < 2){
-		fprintf(stderr, "usage: atk_kprof ctl|forkpid|exits|offsets|gmon|arcs|leave [rounds]\n");
+		fprintf(stderr, "usage: atk_kprof ctl|forkpid|exits|offsets|gmon|arcs|leave|latency [rounds]\n");
 		return 1;
 	}
 	if(strcmp(argv[1], "ctl") == 0)
@@ -735,6 +786,8 @@ main(int argc, char *argv[])
 		arcs(rounds);
 	else if(strcmp(argv[1], "leave") == 0)
 		leave(rounds);
+	else if(strcmp(argv[1], "latency") == 0)
+		latency(rounds);
 	else{
 		fprintf(stderr, "atk_kprof: %s: no such case\n", argv[1]);
 		return 1;
