@@ -650,6 +650,26 @@ leaver(unsigned bp)
 		;
 }
 
+/*
+ * Count everything, from zero, and fill kpproc: 280 processes that
+ * each spin and exit, past the 256 it keeps, so its overflow line too.
+ */
+static void
+fillkpproc(void)
+{
+	int i;
+
+	ctl("pid all");
+	ctl("startclr");
+	for(i = 0; i < 280; i++){
+		if(fork() == 0){
+			spinloop(Spin / 10);
+			_exit(0);
+		}
+		wait(NULL);
+	}
+}
+
 static void
 leave(int rounds)
 {
@@ -659,16 +679,7 @@ leave(int rounds)
 	int filler, reader, i, j, pid;
 	volatile int k;
 
-	ctl("pid all");
-	ctl("startclr");
-	/* kpproc long: 256 exited processes and the overflow */
-	for(i = 0; i < 280; i++){
-		if((pid = fork()) == 0){
-			spinloop(Spin / 10);
-			_exit(0);
-		}
-		wait(NULL);
-	}
+	fillkpproc();
 	if((filler = fork()) == 0){
 		for(;;){
 			if((w = sbrk(Pg)) == (void*)-1)
@@ -726,17 +737,9 @@ static void
 latency(int nreader)
 {
 	unsigned t0, t1, worst = 0;
-	int i, pid, readers[8];
+	int i, readers[8];
 
-	ctl("pid all");
-	ctl("startclr");
-	for(i = 0; i < 280; i++){
-		if((pid = fork()) == 0){
-			spinloop(Spin / 10);
-			_exit(0);
-		}
-		wait(NULL);
-	}
+	fillkpproc();
 	ctl("stop");
 	for(i = 0; i < nreader && i < 8; i++)
 		if((readers[i] = fork()) == 0)
