@@ -42,7 +42,7 @@ long	syscall(int num, ...);		/* any call by number, up to 4 arguments */
 
 /* Helpers in the C library. */
 long	copyfd(int from, int to);	/* copy until end of file; bytes or -1 */
-long	readstr(const char *path, char *buf, long n);	/* at most n-1 bytes of path, NUL-ended; bytes or -1 */
+long	readwhole(const char *path, char *buf, long n);	/* at most n-1 bytes of path, NUL-ended; bytes or -1 */
 int	poweroff(int status);		/* write "off status" to #c/power, the console device's power */
 
 #endif

@@ -17,7 +17,7 @@ clockticks(unsigned int *hz)
 	long n;
 
 	*hz = 0;
-	if(readstr("/dev/time", buf, sizeof buf) <= 0)
+	if(readwhole("/dev/time", buf, sizeof buf) <= 0)
 		return 0;
 	n = strtoul(buf, &p, 10);
 	*hz = strtoul(p, NULL, 10);
@@ -30,7 +30,7 @@ proctime(unsigned long *ticks, unsigned long *profiled)
 {
 	char buf[64], *p;
 
-	if(readstr("/dev/proctime", buf, sizeof buf) <= 0)
+	if(readwhole("/dev/proctime", buf, sizeof buf) <= 0)
 		return -1;
 	if(strncmp(buf, "ticks ", 6) != 0 || (p = strstr(buf, " profiled ")) == NULL)
 		return -1;

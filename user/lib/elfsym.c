@@ -11,7 +11,9 @@
  * The same source builds for the guest and for the host, so it uses only
  * standard names, no floating point, and decodes ELF a byte at a time.
  * Errors come back as a message, "file: what is wrong", for the caller
- * to print.
+ * to print.  It also holds the few helpers every formatter of the
+ * library uses: fatal, readfile, grow (an array that doubles), strhash,
+ * muldiv and flagarg (an option's argument).
  *
  * The time taken grows linearly with the file, or as n log n with its
  * symbols for the sorts, whatever the file holds: finding a name's end

@@ -33,7 +33,7 @@ sysstat(char *when)
 {
 	char buf[128];
 
-	readstr("/dev/sysstat", buf, sizeof buf);
+	readwhole("/dev/sysstat", buf, sizeof buf);
 	printf("atk_elf: %s: %s", when, buf);
 }
 

@@ -49,7 +49,7 @@ sysstat(char *when)
 {
 	char buf[128];
 
-	readstr("/dev/sysstat", buf, sizeof buf);
+	readwhole("/dev/sysstat", buf, sizeof buf);
 	printf("atk_heap: %s: %s", when, buf);
 }
 

@@ -89,7 +89,7 @@ status(char *scope, int n, int *on)
 {
 	char s[256], *p;
 
-	if(readstr("/dev/kpctl", s, sizeof s) < 0)
+	if(readwhole("/dev/kpctl", s, sizeof s) < 0)
 		fatal("read /dev/kpctl");
 	*on = strncmp(s, "on ", 3) == 0;
 	p = strstr(s, " pid ");
@@ -241,7 +241,7 @@ pidticks(int pid)
 	char *p, *l, *k, *u;
 	long r = -1;
 
-	if(readstr("/dev/kpproc", big, sizeof big) < 0)
+	if(readwhole("/dev/kpproc", big, sizeof big) < 0)
 		fatal("read /dev/kpproc");
 	for(l = big; (p = strchr(l, '\n')) != NULL; l = p + 1){
 		*p = '\0';
@@ -362,7 +362,7 @@ exits(int rounds)
 	ctl("startclr");
 	if((reader = fork()) == 0){
 		for(;;)
-			if(readstr("/dev/kpproc", big, sizeof big) < 0)
+			if(readwhole("/dev/kpproc", big, sizeof big) < 0)
 				_exit(1);
 	}
 	for(i = 0; i < rounds; i++){
@@ -378,7 +378,7 @@ exits(int rounds)
 	kill(reader);
 	wait(NULL);
 	ctl("stop");
-	if(readstr("/dev/kpproc", big, sizeof big) < 0)
+	if(readwhole("/dev/kpproc", big, sizeof big) < 0)
 		fatal("read /dev/kpproc");
 	for(l = big; *l != '\0'; l = p + 1){
 		if((p = strchr(l, '\n')) == NULL){
@@ -409,7 +409,7 @@ pieces(const char *path, long n)
 	int fd;
 
 	snprintf(name, sizeof name, "offsets-%s-%ld", strrchr(path, '/') + 1, n);
-	if((len = readstr(path, big, sizeof big)) < 0)
+	if((len = readwhole(path, big, sizeof big)) < 0)
 		fatal(path);
 	if((fd = open(path, O_RDONLY)) < 0)
 		fatal(path);
@@ -477,7 +477,7 @@ heapinuse(void)
 {
 	char s[128], *p;
 
-	if(readstr("/dev/sysstat", s, sizeof s) < 0 || (p = strstr(s, " heap ")) == NULL)
+	if(readwhole("/dev/sysstat", s, sizeof s) < 0 || (p = strstr(s, " heap ")) == NULL)
 		fatal("/dev/sysstat");
 	return atoi(p + 6);
 }
@@ -575,7 +575,7 @@ arcs(int rounds)
 	int i, k, pid, fd, st, bad = 0;
 	long r;
 
-	if(readstr("/dev/textsum", sum0, sizeof sum0) < 0)
+	if(readwhole("/dev/textsum", sum0, sizeof sum0) < 0)
 		fatal("/dev/textsum");
 	ctl("pid all");
 	ctl("startclr");
@@ -611,7 +611,7 @@ arcs(int rounds)
 			printf("atk_kprof: arcs: child %d: status %d\n", pid, st);
 	ctl("arcs off");
 	ctl("stop");
-	if(readstr("/dev/textsum", sum1, sizeof sum1) < 0)
+	if(readwhole("/dev/textsum", sum1, sizeof sum1) < 0)
 		fatal("/dev/textsum");
 	if(bad != 0)
 		fail("arcs-togglers", "%d of 5 failed", bad);
@@ -691,7 +691,7 @@ leave(int rounds)
 	}
 	if((reader = fork()) == 0)
 		for(;;)
-			if(readstr("/dev/kpproc", big, sizeof big) < 0)
+			if(readwhole("/dev/kpproc", big, sizeof big) < 0)
 				_exit(1);
 	/* The page at a table's start: the table holds it alone. */
 	brk = sbrk(0);
@@ -744,7 +744,7 @@ latency(int nreader)
 	for(i = 0; i < nreader && i < 8; i++)
 		if((readers[i] = fork()) == 0)
 			for(;;)
-				if(readstr("/dev/kpproc", big, sizeof big) < 0)
+				if(readwhole("/dev/kpproc", big, sizeof big) < 0)
 					_exit(1);
 	now();
 	for(i = 0; i < 3; i++){

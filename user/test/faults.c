@@ -540,7 +540,7 @@ ncpus(void)
 {
 	char buf[256], *p;
 
-	if(readstr("#T/kpctl", buf, sizeof buf) < 0)
+	if(readwhole("#T/kpctl", buf, sizeof buf) < 0)
 		return 1;
 	return (p = strstr(buf, "cpus ")) != NULL ? atoi(p + 5) : 1;
 }

@@ -40,7 +40,7 @@ sysstat(long *pages, long *heap)
 	char buf[128], *p;
 
 	*pages = *heap = -1;
-	if(readstr("/dev/sysstat", buf, sizeof buf) <= 0)
+	if(readwhole("/dev/sysstat", buf, sizeof buf) <= 0)
 		return;
 	if((p = strstr(buf, "free ")) != NULL)
 		*pages = strtol(p + 5, NULL, 10);

@@ -50,7 +50,7 @@ ctl(char *msg)
 static void
 status(char *buf, int n)
 {
-	if(readstr("/dev/kpctl", buf, n) < 0){
+	if(readwhole("/dev/kpctl", buf, n) < 0){
 		perror("kptest: /dev/kpctl");
 		exit(1);
 	}

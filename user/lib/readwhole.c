@@ -1,12 +1,12 @@
 /*
- * readstr: a small file's text whole, as a string, for the one-line
+ * readwhole: a small file's text whole, as a string, for the one-line
  * status files of the devices (/dev/time, /dev/sysstat, kpctl).
  */
 #include <fcntl.h>
 #include <unistd.h>
 
 long
-readstr(const char *path, char *buf, long n)
+readwhole(const char *path, char *buf, long n)
 {
 	long m;
 	int fd;
