@@ -161,7 +161,14 @@ trap(Ureg *u)
 		return;
 	if(up->killed)
 		pexit(255);
-	if(u->trap == Tclock)
+	/*
+	 * Every way back to user mode, not only the clock's trap: a
+	 * process that lives in system calls (reading /dev/ps in a loop)
+	 * takes nearly all its ticks in the kernel, where nothing yields,
+	 * and would keep the processor from the others, sleepers whose
+	 * time is up too, for as long as it liked.
+	 */
+	if(thismach()->ticks != up->turn)
 		yield();
 	if(up->killed)
 		pexit(255);
