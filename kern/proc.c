@@ -47,7 +47,7 @@ forkret(void)
 		pexit(255);
 	}
 	if(up->profowed)
-		profapply(up, up->ureg->pc);
+		profapply(up->ureg);
 }
 
 /* Give p's slot back. */
