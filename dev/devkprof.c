@@ -24,7 +24,8 @@
 enum {
 	Qctl = 1, Qdata, Qcpu, Qstack, Qproc, Qgmon,
 
-	Kpoutside	= 25,	/* the NMI's instructions its rdtscs miss: 4 before, 13 + 8 after (objdump -d) */
+	Kpoutside	= 34,	/* the NMI's instructions its rdtscs miss: 4 before, 22 + 8 after (objdump -d) */
+	Kpnmicost	= 512,	/* an NMI's cost, till a processor's own mean takes over (nmicost) */
 };
 
 static Dirtab kprofdir[] = {
@@ -49,17 +50,26 @@ uint	ncell;		/* of cell in use: KPBIN + the bins of kernel text + KPSELF */
  */
 static QLock	kproflk = { .lk.name = "kprof" };
 
-/* kprof's own cost in ticks: each processor's counts in its NMIs over those it had for
- * each tick; under -d (virtualclock) each has 1/nmach of one clock if all are busy. */
+/*
+ * kprof's own cost in ticks.  A processor's ticks sample its time
+ * outside its NMIs, as no NMI samples itself, so its NMIs' counts c,
+ * of its time T, are c * ticks / (T - c) ticks, and the row is then
+ * c/T of the whole.  Under -d (virtualclock) the clock counts all the
+ * processors' instructions, and T is taken as 1/nmach of it: QEMU's
+ * turns give them unequal parts, but equal ticks, so the row is still
+ * all the NMIs' counts over all the instructions.
+ */
 static uint
 kpself(void)
 {
-	uvlong t = nmiclocktime(0) + 1, n = 0;	/* + 1: never 0 */
+	uvlong t = nmiclocktime(0), c, n = 0;
 	int k;
 
+	if(virtualclock)
+		t /= nmach;
 	for(k = 0; k < nmach; k++)
-		n += mach[k].kp->cycles * mach[k].kp->cell[KPTOTAL] / t;
-	n *= virtualclock ? nmach : 1;
+		if((c = mach[k].kp->cycles) < t)
+			n += c * mach[k].kp->cell[KPTOTAL] / (t - c);
 	return n > 0xFFFFFFFF ? 0xFFFFFFFF : n;
 }
 
@@ -136,6 +146,34 @@ stackadd(Kpcount *k, uint *pc, uint n, uint h)
 }
 
 /*
+ * What an NMI cost, from d, the time-stamp counts it took.  Under -d
+ * they are all the processors' instructions, which QEMU runs in turns,
+ * and a turn that ends inside an NMI puts the others' turns in its d:
+ * on 4 processors 1 NMI in 10, adding half again to the sum.  Those
+ * turns are hundreds to thousands of instructions, and the NMI's own
+ * cost varies by less than 2 to 1 on a processor (426 in a user loop
+ * to 668 in #S's spina, doc/benchmarks.md), so a d over twice the
+ * processor's running mean spans a turn, and counts at the mean.  The
+ * mean follows the d it takes by 1/8; one it refuses still raises it
+ * by 1/32, so that a processor whose NMIs do become twice as dear (a
+ * deeper stack) is followed after a few.  Without -d the counter is
+ * host time, and such a d is the host thread descheduled: not the
+ * NMI's cost either.
+ */
+static inline NOPROF uint
+nmicost(Kpcount *k, uint d)
+{
+	uint mean = k->nmimean;
+
+	if(d > 2*mean){
+		k->nmimean = mean + mean/32;
+		return mean;
+	}
+	k->nmimean = mean + ((int)(d - mean) >> 3);
+	return d;
+}
+
+/*
  * The NMI's sample (kern/trapasm.asm, nmientry).  kpbusy, set with
  * xchg before kprofon is looked at again, tells kpctl when a sample
  * that saw it on is done.  A stack that finds no room is cut: a
@@ -177,7 +215,7 @@ kprofnmi(uint *f, uint bp, uint t0)
 	if(m == mach && nmirandom)
 		nmiclocknext();
 	if(counted)
-		k->cycles += (uint)rdtsc() - t0 + Kpoutside;
+		k->cycles += nmicost(k, (uint)rdtsc() - t0 + Kpoutside);
 out:
 	m->kpbusy = 0;
 }
@@ -192,8 +230,10 @@ kprofinit(void)
 		panic("kprof: kernel text is %d bytes, over KPmaxtext", size);
 	ncell = KPBIN + ((size + (1<<KPBINSHIFT) - 1) >> KPBINSHIFT) + KPSELF;
 	kprofdir[1].length = ncell * sizeof(uint);
-	for(k = 0; k < MAXMACH; k++)
+	for(k = 0; k < MAXMACH; k++){
 		mach[k].kp = &kpcount[k][0];
+		kpcount[k][0].nmimean = Kpnmicost;
+	}
 }
 
 static int
@@ -378,6 +418,7 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 			spare->npc = 0;
 			spare->cut = 0;
 			spare->cycles = 0;
+			spare->nmimean = mach[k].kp->nmimean;
 			spare->gen = gen;
 			mach[k].kp = spare;
 		}
