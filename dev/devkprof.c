@@ -27,6 +27,7 @@ enum {
 
 	Kpoutside	= 18,	/* the NMI's instructions its rdtscs miss at a user tick: 3 before, 8 + 7 after (objdump -d) */
 	Kpoutkernel	= 4,	/* and the more at a kernel tick, from kerneltick's return */
+	Kpnmicost	= 512,	/* an NMI's cost, till a processor's own mean takes over (dev/kpnmi.c, nmicost) */
 };
 
 static Dirtab kprofdir[] = {
@@ -53,23 +54,30 @@ uint	ncell;		/* of cell in use: KPBIN + the bins of kernel text + KPSELF */
 static QLock	kproflk = { .lk.name = "kprof" };
 
 /*
- * kprof's own cost in ticks: each processor's counts in its NMIs, with
- * the Kpoutside (and Kpoutkernel) of each NMI that counted, over those
- * it had for each tick; under -d (virtualclock) each has 1/nmach of
- * one clock if all are busy.
+ * kprof's own cost in ticks.  A processor's ticks sample its time
+ * outside its NMIs, as no NMI samples itself, so its NMIs' counts c
+ * (what they counted, with the Kpoutside, and Kpoutkernel, of each), of
+ * its time T, are c * ticks / (T - c) ticks, and the row is then
+ * c/T of the whole.  Under -d (virtualclock) the clock counts all the
+ * processors' instructions, and T is taken as 1/nmach of it: QEMU's
+ * turns give them unequal parts, but equal ticks, so the row is still
+ * all the NMIs' counts over all the instructions.
  */
 static uint
 kpself(void)
 {
-	uvlong t = nmiclocktime(0) + 1, n = 0;	/* + 1: never 0 */
-	Kpcount *c;
+	uvlong t = nmiclocktime(0), c, n = 0;
+	Kpcount *p;
 	int k;
 
+	if(virtualclock)
+		t /= nmach;
 	for(k = 0; k < nmach; k++){
-		c = mach[k].kp;
-		n += (c->cycles + (uvlong)Kpoutside * c->cell[KPTOTAL] + Kpoutkernel * c->cell[KPKERNEL]) * c->cell[KPTOTAL] / t;
+		p = mach[k].kp;
+		c = p->cycles + (uvlong)Kpoutside * p->cell[KPTOTAL] + Kpoutkernel * p->cell[KPKERNEL];
+		if(c < t)
+			n += c * p->cell[KPTOTAL] / (t - c);
 	}
-	n *= virtualclock ? nmach : 1;
 	return n > 0xFFFFFFFF ? 0xFFFFFFFF : n;
 }
 
@@ -128,6 +136,7 @@ kprofinit(void)
 	for(k = 0; k < MAXMACH; k++){
 		mach[k].kp = &kpcount[k];
 		mach[k].kpmore = Kpstacks;
+		kpcount[k].nmimean = Kpnmicost;
 	}
 }
 

@@ -28,15 +28,17 @@ typedef struct Kpstack {
 } Kpstack;
 
 /*
- * One processor's counts: what its NMI adds to.  The NMI writes the stack of each tick in ring, from head on,
- * as its number of pcs and the pcs, whole even past KPnring words (the
- * rest is room for that), then moves head on; a drain (dev/kpstack.c),
+ * One processor's counts: what its NMI adds to.  The NMI writes the
+ * stack of each tick in ring, from head on, as its number of pcs and
+ * the pcs, whole even past KPnring words (the rest is room for that),
+ * then moves head on; a drain (dev/kpstack.c),
  * under the processor's kpdrain, adds those from tail to head to the
  * table, then moves tail on.  head and tail count words and wrap.
  */
 struct Kpcount {
 	uint	cell[KPncell];	/* kpdata's cells, in host order; the last is kpself's, never counted in */
-	uvlong	cycles;		/* time-stamp counts in the NMI, from its first rdtsc to its last */
+	uvlong	cycles;		/* time-stamp counts in the NMI, from its first rdtsc to its last (nmicost) */
+	uint	nmimean;	/* its NMIs' running mean cost, in time-stamp counts (nmicost) */
 	Kpstack	stack[KPnstack];
 	uint	pc[KPnpc];	/* the stacks' pcs */
 	uint	npc;		/* of pc in use */

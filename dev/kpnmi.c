@@ -28,6 +28,34 @@
 #define me	((__seg_gs Mach*)0)
 
 /*
+ * What an NMI cost, from d, the time-stamp counts it took.  Under -d
+ * they are all the processors' instructions, which QEMU runs in turns,
+ * and a turn that ends inside an NMI puts the others' turns in its d:
+ * on 4 processors 1 NMI in 10, adding half again to the sum.  Those
+ * turns are hundreds to thousands of instructions, and the NMI's own
+ * cost varies by less than 2 to 1 on a processor (290 in a user loop
+ * with a deep stack to 400 in #S's spina, doc/benchmarks.md), so a d
+ * over twice the processor's running mean spans a turn, and counts at
+ * the mean.  The mean follows the d it takes by 1/8; one it refuses
+ * still raises it by 1/32, so that a processor whose NMIs do become
+ * twice as dear (a deeper stack) is followed after a few.  Without -d
+ * the counter is host time, and such a d is the host thread
+ * descheduled: not the NMI's cost either.
+ */
+static inline uint
+nmicost(Kpcount *k, uint d)
+{
+	uint mean = k->nmimean;
+
+	if(d > 2*mean){
+		k->nmimean = mean + mean/32;
+		return mean;
+	}
+	k->nmimean = mean + ((int)(d - mean) >> 3);
+	return d;
+}
+
+/*
  * One more tick for the processor, kernel or not (a constant, so that
  * each kind has a path of its own), at pc in frame f of x (nil for x's
  * own, which is then found only where the stack needs it); false if it
@@ -58,8 +86,8 @@ count(Nmiframe *x, uint *f, uint pc, int kernel)
 		if(me->kpmore & Kprearm)
 			nmiclocknext();
 	}
-	/* k->cycles += (uint)rdtsc() - x->t0, where the compiler would take 3 instructions for the add */
-	asm("addl %1, %0; adcl $0, 4+%0" : "+m"(k->cycles) : "r"((uint)rdtsc() - x->t0) : "cc");
+	/* k->cycles += nmicost(...), where the compiler would take 3 instructions for the add */
+	asm("addl %1, %0; adcl $0, 4+%0" : "+m"(k->cycles) : "r"(nmicost(k, (uint)rdtsc() - x->t0)) : "cc");
 	return 1;
 }
 

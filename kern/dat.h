@@ -253,7 +253,7 @@ typedef struct Profil {
 	uintptr	buf;		/* user address of the counters */
 	uint	size;		/* bytes of counters */
 	uint	offset;		/* lowest pc counted */
-	uint	scale;		/* 16.16 fixed point, as the man page */
+	uint	mult;		/* scale << 15: a counter's index is the high word of (pc - offset) * mult */
 	uint	span;		/* pcs from offset that have a counter; 0 when off */
 } Profil;
 

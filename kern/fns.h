@@ -5,6 +5,7 @@
 enum {
 	IRQ0		= 32,	/* vector of the I/O APIC's input 0 */
 	NIRQ		= 24,	/* its inputs */
+	T_PGFLT		= 14,	/* the page fault */
 	Tclock		= IRQ0,	/* the local APIC timer's vector; input 0, the 8254, is never enabled */
 	Tstop		= 0xFC,	/* kern/arcs.c's: wait while the text changes */
 	Twake		= 0xFD,	/* ready's interrupt: an idle processor, there is work */
@@ -164,7 +165,7 @@ void	flushtlb(void);
 /*
  * The kernel address of user address va in pd, if it is mapped for
  * user access (and writable, if write); otherwise nil.  Never faults.
- * Inline, as the profilers look up a user address at every tick.  A
+ * Inline, as kprof's NMI looks up the user stack (kern/kpwalk.c).  A
  * kernel address is never nil, which the compiler is told, so that a
  * caller's test for nil is the tests here alone.
  */
@@ -189,6 +190,88 @@ uaddr(pte_t *pd, uintptr va, int write)
 		__builtin_unreachable();
 	return a;
 }
+
+/*
+ * Writes to user memory at the user's own address, through the page
+ * tables in use, as a user write would go: for the profilers, which
+ * count ticks on the way back to user mode (kern/prof.c) and want it
+ * cheaper than a walk of the tables.  0, or -1 if va (as far as the
+ * write reaches) is not mapped writable for the user, without a fault:
+ * an address at or over KZERO is refused at once; a page without
+ * PTEU (not there, or hidden by sbrk: kern/image.c) by its entry, read
+ * at VPT; and one whose table is not there (the read at VPT) or not
+ * writable (text: the kernel runs with CR0.WP set) faults at an
+ * instruction that ufixup knows, which goes on at the failure.  Each
+ * instruction that may fault is listed in the section ufixups, with
+ * where to go on.
+ */
+int	ufixup(Ureg*);
+typedef struct Ufixup {
+	uint	pc;		/* an instruction that may fault on user memory */
+	uint	fix;		/* where to go on if it does */
+} Ufixup;
+extern Ufixup	ufixups[], eufixups[];	/* boot/kernel.ld */
+#define UFIXUP(insn, fix)	".pushsection ufixups, \"a\"\n\t.balign 4\n\t.long " insn ", " fix "\n\t.popsection\n\t"
+
+/* Store v in the 4 bytes at user address va, which is a multiple of 4. */
+static inline int
+uput32(uintptr va, uint v)
+{
+	uint t;
+
+	asm volatile goto("cmpl %[lim], %[va]\n\t"
+		"ja %l[bad]\n\t"
+		"movl %[va], %[t]\n\t"
+		"shrl $12, %[t]\n\t"
+		"1: testb %[u], %c[vpt](,%[t],4)\n\t"
+		"jz %l[bad]\n\t"
+		"2: movl %[v], (%[va])\n\t"
+		UFIXUP("1b", "%l[bad]")
+		UFIXUP("2b", "%l[bad]")
+		: [t] "=&r"(t)
+		: [va] "r"(va), [v] "r"(v), [lim] "i"(KZERO - 4), [vpt] "i"(VPT), [u] "i"(PTEU)
+		: "cc", "memory" : bad);
+	return 0;
+bad:
+	return -1;
+}
+
+/*
+ * Add n to the 16-bit counter at user address va, which is even,
+ * stopping at 65535.  Threads on other processors may add to it at
+ * once: a compare-and-swap, tried again if another changed the counter
+ * between the read and the swap (cmpxchg then leaves its new value in
+ * ax).  n + 65535 must not pass 2^32.
+ */
+static inline int
+uaddsat16(uintptr va, uint n)
+{
+	uint t, c;
+
+	asm volatile goto("cmpl %[lim], %[va]\n\t"
+		"ja %l[bad]\n\t"
+		"movl %[va], %[t]\n\t"
+		"shrl $12, %[t]\n\t"
+		"1: testb %[u], %c[vpt](,%[t],4)\n\t"
+		"jz %l[bad]\n\t"
+		"2: movzwl (%[va]), %%eax\n\t"
+		"3: leal (%%eax,%[n]), %[t]\n\t"
+		"cmpl $0xFFFF, %[t]\n\t"
+		"jbe 4f\n\t"
+		"movl $0xFFFF, %[t]\n\t"
+		"4: lock; cmpxchgw %w[t], (%[va])\n\t"
+		"jne 3b\n\t"
+		UFIXUP("1b", "%l[bad]")
+		UFIXUP("2b", "%l[bad]")
+		UFIXUP("4b", "%l[bad]")
+		: [t] "=&r"(t), "=&a"(c)
+		: [va] "r"(va), [n] "r"(n), [lim] "i"(KZERO - 2), [vpt] "i"(VPT), [u] "i"(PTEU)
+		: "cc", "memory" : bad);
+	return 0;
+bad:
+	return -1;
+}
+
 void	shootdown(Image*);
 void	flushintr(void);
 
@@ -251,7 +334,7 @@ kpproctick(Proc *p, uint kernel)
 }
 
 /* prof.c */
-void	profapply(Proc*, uint);
+void	profapply(Ureg*);
 void	profdrain(Image*);
 int	profonstack(Image*);
 long	sysprofil(uint*);

@@ -19,7 +19,8 @@
  * to it as the kernel, later: hidden, the page is still there for it,
  * and nowhere else.  Hidden pages are zeroed and shown again when the
  * heap grows over them, and freed with the image.  The profilers see a
- * hidden page as gone (uaddr wants PTEU), which is the fault rule.
+ * hidden page as gone (uaddsat16 and uput32 want PTEU), which is the
+ * fault rule.
  * Every thread of an image counts its ticks into the image's profil
  * and pcsample buffers, as a system call writes (kern/prof.c).
  */

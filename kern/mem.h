@@ -6,6 +6,8 @@
  *	UTZERO - ...		user text, data, bss, then the heap (sbrk), below USHARED
  *	USTACK - USTACKTOP	user stack
  *	KZERO -			all physical memory, up to PHYSMAX
+ *	APICBASE -		the APICs' registers
+ *	VPT -			the page tables in use (kern/mmu.c)
  */
 #define BY2PG		4096
 #define PGSHIFT		12
@@ -17,6 +19,7 @@
 #define USTACK		(USTACKTOP - USTACKSIZE)
 #define USHARED		(USTACKTOP - BY2BIGPG)	/* threads share the page tables below; the top 4 MB, the stack's, are each one's own */
 #define APICBASE	0xFEC00000	/* the I/O APIC, and 2 MB on the local APIC: kept mapped */
+#define VPT		0xFFC00000	/* the last 4 MB: each page directory's last slot maps it as a page table */
 #define APBOOT		0x7000		/* where the other processors start (boot/apboot.asm) */
 #define KSTACK		8192		/* per-process kernel stack, from the heap */
 

@@ -4,7 +4,11 @@
  * page tables of user address spaces.  The kernel half of every page
  * directory is the same: physical memory mapped at KZERO with 4 MB
  * pages.  User memory is mapped with 4 KB pages; the kernel only ever
- * touches it after checking these tables (okuser, uaddr).
+ * touches it after checking these tables (okuser, uaddr, uput32 and
+ * uaddsat16).  The last slot of every page directory maps the
+ * directory itself as a page table, so that the entry of a user page
+ * in the tables in use is at VPT + 4*(va>>12), read-only and the
+ * kernel's alone.
  */
 #include "u.h"
 #include "mem.h"
@@ -87,6 +91,7 @@ mmuinit(void)
 	for(i = PDX(KZERO); i < 1024; i++)
 		kpgdir[i] = bootpgdir[i];
 	kpgdir[PDX(APICBASE)] = APICBASE | PTEP | PTEW | PTEBIG | PTEPWT | PTEPCD;
+	kpgdir[PDX(VPT)] = PADDR(kpgdir) | PTEP;
 	lcr3(PADDR(kpgdir));
 }
 
@@ -100,6 +105,7 @@ newpgdir(void)
 	if(pd != nil){
 		memset(pd, 0, PDX(KZERO)*sizeof(pte_t));
 		memmove(pd + PDX(KZERO), kpgdir + PDX(KZERO), (1024 - PDX(KZERO))*sizeof(pte_t));
+		pd[PDX(VPT)] = PADDR(pd) | PTEP;
 	}
 	return pd;
 }
@@ -323,6 +329,27 @@ okuser(uintptr va, uint len, int write)
 		if(uaddr(up->pgdir, p, write) == nil)
 			return 0;
 	return 1;
+}
+
+/*
+ * A page fault in the kernel at one of the instructions of uput32 and
+ * uaddsat16 (kern/fns.h) that touch user memory: have it go on at that
+ * write's failure, and say so.  Those instructions and their failures
+ * are listed in the section ufixups (boot/kernel.ld).
+ */
+int
+ufixup(Ureg *u)
+{
+	Ufixup *f;
+
+	if(u->trap != T_PGFLT)
+		return 0;
+	for(f = ufixups; f < eufixups; f++)
+		if(f->pc == u->pc){
+			u->pc = f->fix;
+			return 1;
+		}
+	return 0;
 }
 
 /*

@@ -6,8 +6,9 @@
  * switch to a process and back, as xv6's, so that no other processor
  * takes a process whose registers are still being saved.  A process in
  * the kernel is never preempted, only interrupted: it gives its
- * processor up only where it sleeps, and at the scheduling points of
- * long system calls (schedpoint).
+ * processor up only where it sleeps, at the scheduling points of long
+ * system calls (schedpoint), and on its way back to user mode after
+ * the tick that ends its turn, whichever trap it came in by (trap).
  */
 #include "u.h"
 #include "mem.h"
@@ -46,7 +47,7 @@ forkret(void)
 		pexit(255);
 	}
 	if(up->profowed)
-		profapply(up, up->ureg->pc);
+		profapply(up->ureg);
 }
 
 /* Give p's slot back. */
@@ -229,19 +230,22 @@ sched(void)
 }
 
 /*
- * Let the next runnable process run; if there is none, go on at once.
- * Every tick from user mode comes here, and most find the run queue
- * empty: they look without the lock, and take it only to act.  The
- * look may race with a ready on another processor, but a process made
- * Runnable just then is missed only until this processor's next tick,
- * and an idle processor's scheduler takes it meanwhile; the queue is
- * looked at again under the lock before anything is done with it.
+ * Let the next runnable process run; if there is none, go on in a turn
+ * that starts now, so that one readied later still waits for the next
+ * tick, and two that wake each other (a pipe) do not swap at every
+ * call.  The first return to user mode after a tick comes here (trap):
+ * most find the queue empty, looking without the lock.  A ready racing
+ * on another processor is missed only until this one's next tick, an
+ * idle processor takes it meanwhile, and the queue is looked at again
+ * under the lock before it is used.
  */
 void
 yield(void)
 {
-	if(runq.head == nil)
+	if(runq.head == nil){
+		up->turn = thismach()->ticks;
 		return;
+	}
 	ilock(&procs);
 	if(runq.head != nil){
 		ready(up);

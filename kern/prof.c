@@ -8,12 +8,14 @@
  * running thread owes its profilers a tick (kern/clock.c,
  * Proc.profowed), and the thread counts it itself on its way back to
  * user mode (profapply, from trap and forkret), in process context,
- * through its page tables as a system call's copy does (uaddr).  The
- * pc is the one user mode goes back to: a tick in the kernel counts
- * where the process entered it, and that does not change before it
- * returns.  A counter or slot that is not mapped writable turns that
- * profiler off for all the threads: the tick is dropped, the process
- * goes on, and the kernel never faults.
+ * at the counter's or slot's user address, through its page tables as
+ * its own write would go (uaddsat16 and uput32, kern/fns.h).  The pc
+ * is the one user mode goes back to: a tick in the kernel counts where
+ * the process entered it, and that does not change before it returns.
+ * A counter or slot that is not mapped writable for the user turns
+ * that profiler off for all the threads: the tick is dropped, the
+ * process goes on, and the kernel's fault, if the write made one,
+ * goes no further than the write (ufixup, kern/mmu.c).
  *
  * A tick counts under the settings in force when it is applied: ticks
  * owed when the settings change go by the new ones, or are dropped if
@@ -67,54 +69,83 @@ profonstack(Image *im)
 }
 
 /*
- * Count the ticks that p, the current process, owes its image's
- * profilers, at user pc pc, on its way back to user mode.  Threads on
- * other processors count into the same buffers at once: a counter's
- * add is a compare-and-swap (satinc16), and a sample takes its slot
- * with a lock xadd on n, given back if it is past max.
+ * This processor's Mach.proc and Mach.profimg, through gs, whose base
+ * is the Mach (kern/mmu.c, gdtinit): one instruction each.
  */
-void
-profapply(Proc *p, uint pc)
+static inline Proc*
+machproc(void)
 {
-	Image *im = p->img;
-	Mach *m = thismach();
-	Profil *pr = &im->prof;
-	Pcsample *ps = &im->pcs;
-	uint n, k, d, span, i;
-	uintptr buf;
-	ushort *cnt;
-	uint *s;
+	Proc *p;
 
-	m->profimg = im;
-	n = xchg(&p->profowed, 0);	/* and a fence: the settings are read after the mark */
-	span = pr->span;
-	buf = ps->buf;
-	asm volatile("" ::: "memory");	/* the switches before the settings they turn on */
-	if((span | buf) != 0)
-		p->profticks += n;
-	/* One compare: span is 0 while off, and a pc below offset wraps past it (sysprofil). */
-	d = pc - pr->offset;
-	if(d < span){
-		cnt = uaddr(p->pgdir, pr->buf + 2*(uint)(((uvlong)d * pr->scale) >> 17), 1);
-		if(cnt == nil)
-			pr->span = 0;
-		else
-			for(k = n; k > 0; k--)
-				satinc16(cnt);
-	}
-	for(k = n; buf != 0 && k > 0; k--){
+	asm volatile("movl %%gs:%c1, %0" : "=r"(p) : "i"(__builtin_offsetof(Mach, proc)));
+	return p;
+}
+
+static inline void
+setprofimg(Image *im)
+{
+	asm volatile("movl %0, %%gs:%c1" : : "ri"(im), "i"(__builtin_offsetof(Mach, profimg)) : "memory");
+}
+
+/*
+ * The samples of n ticks at pc into pcsample's buffer, if it is still
+ * on: a slot each, taken with a lock xadd on ps->n and given back if
+ * it is past max.  Then profapply's end: the processor's mark goes.
+ * Apart, so that profil alone pays nothing for it.
+ */
+static __attribute__((noinline)) void
+pcsapply(Pcsample *ps, uint n, uint pc)
+{
+	uintptr buf = ps->buf;
+	uint i;
+
+	asm volatile("" ::: "memory");	/* the switch before the settings it turns on */
+	for(; buf != 0 && n > 0; n--){
 		if((i = xadd(&ps->n, 1)) >= ps->max){
 			xadd(&ps->n, -1);	/* full: n stays within a processor or two of max */
 			break;
 		}
-		if((s = uaddr(p->pgdir, buf + 4*i, 1)) == nil){
+		if(uput32(buf + 4*i, pc) < 0){
 			ps->buf = 0;
 			break;
 		}
-		*s = pc;
 	}
-	asm volatile("" ::: "memory");
-	m->profimg = nil;
+	setprofimg(nil);
+}
+
+/*
+ * Count the ticks that the current process owes its image's
+ * profilers, at the user pc it goes back to (u's), on its way back to
+ * user mode.  Threads on other processors count into the same buffers
+ * at once: a counter's add is a compare-and-swap (uaddsat16), and
+ * samples take their slots with a lock xadd.  The counter's address
+ * is below buf + size, which sysprofil checked: the index is below
+ * size/2, as d < span.
+ */
+void
+profapply(Ureg *u)
+{
+	Proc *p = machproc();
+	Image *im = p->img;
+	uint n, d, span;
+
+	setprofimg(im);
+	n = xchg(&p->profowed, 0);	/* and a fence: the settings are read after the mark */
+	span = im->prof.span;
+	if(span != 0 || im->pcs.buf != 0){
+		p->profticks += n;
+		asm volatile("" ::: "memory");	/* the switches before the settings they turn on */
+		/* One compare: span is 0 while off, and a pc below offset wraps past it (sysprofil). */
+		d = u->pc - im->prof.offset;
+		if(__builtin_expect(d < span, 1)
+		&& uaddsat16(im->prof.buf + 2*(uint)(((uvlong)d * im->prof.mult) >> 32), n) < 0)
+			im->prof.span = 0;
+		if(im->pcs.buf != 0){
+			pcsapply(&im->pcs, n, u->pc);
+			return;
+		}
+	}
+	setprofimg(nil);
 }
 
 /*
@@ -156,7 +187,7 @@ sysprofil(uint *arg)
 		pr->buf = buf;
 		pr->size = size;
 		pr->offset = arg[2];
-		pr->scale = scale;
+		pr->mult = scale << 15;
 		asm volatile("" ::: "memory");	/* the settings before span, which turns them on */
 		pr->span = span > 0xFFFFFFFF ? 0xFFFFFFFF : span;
 	}

@@ -4,7 +4,8 @@
  * kern/trapasm.asm.  Devices' interrupts come here too, and go on to
  * the handler each registered with intrenable.  A fault in a user
  * program kills it with a one-line message; a fault in the kernel is a
- * panic.
+ * panic, but for the few instructions that write user memory at the
+ * user's address and know how to fail (ufixup, kern/mmu.c).
  */
 #include "u.h"
 #include "mem.h"
@@ -149,6 +150,8 @@ trap(Ureg *u)
 			userfault(u->trap, u->pc);
 			break;
 		}
+		if(ufixup(u))
+			break;	/* a profiler's write to user memory: it fails */
 		if(retfault(u)){
 			/* trapret cannot go on: the process dies here, at the pc it was going back to. */
 			userfault(u->trap, up->ureg->pc);
@@ -161,12 +164,19 @@ trap(Ureg *u)
 		return;
 	if(up->killed)
 		pexit(255);
-	if(u->trap == Tclock)
+	/*
+	 * Every way back to user mode, not only the clock's trap: a
+	 * process that lives in system calls (reading /dev/ps in a loop)
+	 * takes nearly all its ticks in the kernel, where nothing yields,
+	 * and would keep the processor from the others, sleepers whose
+	 * time is up too, for as long as it liked.
+	 */
+	if(thismach()->ticks != up->turn)
 		yield();
 	if(up->killed)
 		pexit(255);
 	if(up->profowed)
-		profapply(up, u->pc);
+		profapply(u);
 }
 
 /*

@@ -14,8 +14,11 @@
 # and stop: spina, chainc, then reads of /dev/kpdata.  hz=10000, and the
 # part is long enough for more than 10,000 kernel ticks.  kprof's own
 # row, kprof, is within 0.2 points of the exact count's share for the
-# NMI path.  On 2 and 4 processors neither holds yet: QEMU's turns are
-# uneven (doc/benchmarks.md, QEMU 10's round robin).
+# NMI path, on 1, 2 and 4 processors.  The distance is checked on 1
+# only, and printed on 2 and 4: there QEMU's turns give the processors
+# unequal instructions for their equal ticks, by what their code does
+# (doc/benchmarks.md, QEMU 10's round robin), which the guest cannot
+# see.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
@@ -23,6 +26,8 @@ reads=$(printf ' /dev/kpdata%.0s' $(seq 31))
 # The NMI's path (kern/trapasm.asm, dev/kpnmi.c, kern/kpwalk.c): as kprof -x's, and as a pattern.
 nmifns='nmientry|kprofnmi|kerneltick|delivered|kpwalk|kpuwalk|nmiclocknext'
 nmix=$(tr '|' '\n' <<<"$nmifns" | sed 's/^/-x /' | tr '\n' ' ')
+# floor NCPU ITERS [distance]: the run, and its checks; with distance,
+# the distance's too.
 floor() {
 	local ncpu=$1 iters=$2 bg= k
 	for ((k = 1; k < ncpu; k++)); do
@@ -53,7 +58,7 @@ cat /dev/kpcpu"
 	tv=$(sed -nE 's/^total variation: ([0-9.]+) points.*/\1/p' "$T/floor$ncpu")
 	n95=$(sed -nE 's/^sampling alone: .*95th percentile ([0-9.]+) points.*/\1/p' "$T/floor$ncpu")
 	check "floor-$ncpu-cpu-ticks" [ "${ticks:-0}" -ge 10000 ]
-	check "floor-$ncpu-cpu" awk -v d="$tv" -v n="$n95" 'BEGIN { exit !(d != "" && n != "" && d + 0 <= (n + 0 > 1 ? n + 0 : 1)) }'
+	[ "$3" = distance ] && check "floor-$ncpu-cpu" awk -v d="$tv" -v n="$n95" 'BEGIN { exit !(d != "" && n != "" && d + 0 <= (n + 0 > 1 ? n + 0 : 1)) }'
 	local self nmipath
 	self=$(o/host/kprof "$kernel" "$T/s$ncpu" |
 		awk '$1 == "total:" { t = $2 } $3 == "kprof" { k = $1 } END { if(t > 0) printf "%.3f", 100 * k / t }')
@@ -62,14 +67,17 @@ cat /dev/kpcpu"
 	echo "$ncpu cpus: kprof's own row $self%, the NMI path in the exact count $nmipath%"
 	check "self-$ncpu-cpu" awk -v a="$self" -v b="$nmipath" 'BEGIN { d = a - b; exit !(a != "" && (d < 0 ? -d : d) <= 0.2) }'
 	# Each processor ran kernel code throughout: its exact count is at
-	# least 90% of an equal share.
+	# least 3/4 of an equal share (QEMU's turns give 0.85 to 1.15 of it
+	# on 4 processors, an idle one far less).
 	check "floor-$ncpu-cpu-all-busy" awk -v n="$ncpu" '$1 == "cpu" { k[$2] = $4; t += $4 }
-		END { for(i = 0; i < n; i++) if(!(i in k) || k[i] < 0.9 * t / n) exit 1 }' "$T/x$ncpu/kpcpu"
+		END { for(i = 0; i < n; i++) if(!(i in k) || k[i] < 0.75 * t / n) exit 1 }' "$T/x$ncpu/kpcpu"
 }
 
 # The measured part's spins: 9 instructions an iteration, on a
 # processor that gets 1/ncpu of the instructions.
-floor 1 66000000
+floor 1 66000000 distance
+floor 2 16500000
+floor 4 8250000
 
 # The exact count is of the same run: the plugin does not change what
 # the guest does, and a run without it samples the same, byte for byte.

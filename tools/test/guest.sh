@@ -155,7 +155,7 @@ for a in hz=5 hz=20000 hz=abc hz= hz=100x; do
 	hasnt "hz-refused-no-boot-$a" '^booted$'
 done
 printf 'cat /dev/time\n' >"$T/rc"
-timeout 60 qemu-system-i386 -m 128 -display none -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+timeout 60 qemu-system-i386 -bios qboot.rom -m 128 -display none -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	-kernel o/kernel -initrd "o/root.tar,$T/rc" -append 'hz=5 bogus' -serial stdio </dev/null >"$T/k" 2>&1
 out=$(tr -d '\r' <"$T/k")
 has hz-bad '^hz must be 50 to 10000: using 100$'

@@ -341,15 +341,18 @@ execchild(void)
 
 /*
  * Two pages of heap at a page boundary, for a buffer to take away
- * with sbrk.
+ * with sbrk; if table, at the start of the 4 MB of a page table of
+ * their own, so that the table goes with them and the kernel's look
+ * at the counter's page table entry faults.
  */
 static char*
-heappages(void)
+heappages(int table)
 {
+	uintptr_t align = table ? 4*1024*1024 : PGSIZE;
 	char *p;
 
 	p = sbrk(0);
-	if(sbrk((PGSIZE - (uintptr_t)p % PGSIZE) % PGSIZE) == (void*)-1
+	if(sbrk((align - (uintptr_t)p % align) % align) == (void*)-1
 	|| (p = sbrk(2*PGSIZE)) == (void*)-1)
 		fatal("sbrk");
 	return p;
@@ -378,39 +381,39 @@ takeaway(char *p)
 
 /* The fault rule for profil: counters in heap that sbrk takes away. */
 static void
-testproffault(void)
+testproffault(const char *name, int table)
 {
 	unsigned short *buf;
 	const char *why;
 
-	buf = (unsigned short*)heappages();
+	buf = (unsigned short*)heappages(table);
 	if(profil(buf, 2*PGSIZE, (uintptr_t)spinloop, 0x4000) < 0){
-		fail("fault-profil", "profil: %s", strerror(errno));
+		fail(name, "profil: %s", strerror(errno));
 		return;
 	}
 	spin(T/4 + 1);
 	if(buf[0] == 0)
-		fail("fault-profil", "no ticks in the heap buffer");
+		fail(name, "no ticks in the heap buffer");
 	else if((why = takeaway((char*)buf)) != NULL)
-		fail("fault-profil", "%s", why);
+		fail(name, "%s", why);
 	else
-		ok("fault-profil");
+		ok(name);
 	profoff();
 	sbrk(-2*PGSIZE);
 }
 
 /* The fault rule for pcsample: samples in heap that sbrk takes away. */
 static void
-testpcsfault(void)
+testpcsfault(const char *name, int table)
 {
 	uintptr_t *buf;
 	const char *why;
 	unsigned long el;
 	long r, n;
 
-	buf = (uintptr_t*)heappages();
+	buf = (uintptr_t*)heappages(table);
 	if(pcsample(buf, 2*PGSIZE/sizeof buf[0]) < 0){
-		fail("fault-pcsample", "pcsample: %s", strerror(errno));
+		fail(name, "pcsample: %s", strerror(errno));
 		return;
 	}
 	el = spin(T/4 + 1);
@@ -420,13 +423,13 @@ testpcsfault(void)
 	why = takeaway((char*)buf);
 	r = pcsample(NULL, 0);
 	if(n == 0)
-		fail("fault-pcsample", "no samples in the heap buffer");
+		fail(name, "no samples in the heap buffer");
 	else if(why != NULL)
-		fail("fault-pcsample", "%s", why);
+		fail(name, "%s", why);
 	else if(r < n || r > (long)(el + slack))
-		fail("fault-pcsample", "%ld samples stored, %ld before the fault", r, n);
+		fail(name, "%ld samples stored, %ld before the fault", r, n);
 	else
-		ok("fault-pcsample");
+		ok(name);
 	sbrk(-2*PGSIZE);
 }
 
@@ -620,7 +623,8 @@ main(int argc, char *argv[])
 	testerr("huge-bufsiz", profil(hist, 0x7FFFFFFE, UTEXT, 0x10000), EFAULT);
 
 	testfork();
-	testproffault();
+	testproffault("fault-profil", 0);
+	testproffault("fault-profil-table", 1);
 
 	testpcsample();
 	testerr("pcsample-negative", pcsample(samples, -1), EINVAL);
@@ -631,7 +635,8 @@ main(int argc, char *argv[])
 	testerr("pcsample-huge", pcsample(samples, 0x40000000), EFAULT);
 	pcsample(NULL, 0);
 	testpcsfork();
-	testpcsfault();
+	testpcsfault("fault-pcsample", 0);
+	testpcsfault("fault-pcsample-table", 1);
 	testexec();
 	testboth();
 
