@@ -88,19 +88,18 @@ setprofimg(Image *im)
 }
 
 /*
- * The samples of n ticks at pc into pcsample's buffer, if it is still
- * on: a slot each, taken with a lock xadd on ps->n and given back if
- * it is past max.  Then profapply's end: the processor's mark goes.
- * Apart, so that profil alone pays nothing for it.
+ * The samples of n ticks (one or more) at pc into pcsample's buffer
+ * buf, as profapply read it after the switch: a slot each, taken with a
+ * lock xadd on ps->n and given back if it is past max.  Then
+ * profapply's end: the processor's mark goes.  Apart, so that profil
+ * alone pays nothing for it.
  */
 static __attribute__((noinline)) void
-pcsapply(Pcsample *ps, uint n, uint pc)
+pcsapply(Pcsample *ps, uintptr buf, uint n, uint pc)
 {
-	uintptr buf = ps->buf;
 	uint i;
 
-	asm volatile("" ::: "memory");	/* the switch before the settings it turns on */
-	for(; buf != 0 && n > 0; n--){
+	do{
 		if((i = xadd(&ps->n, 1)) >= ps->max){
 			xadd(&ps->n, -1);	/* full: n stays within a processor or two of max */
 			break;
@@ -109,7 +108,7 @@ pcsapply(Pcsample *ps, uint n, uint pc)
 			ps->buf = 0;
 			break;
 		}
-	}
+	}while(--n > 0);
 	setprofimg(nil);
 }
 
@@ -118,7 +117,9 @@ pcsapply(Pcsample *ps, uint n, uint pc)
  * profilers, at the user pc it goes back to (u's), on its way back to
  * user mode.  Threads on other processors count into the same buffers
  * at once: a counter's add is a compare-and-swap (uaddsat16), and
- * samples take their slots with a lock xadd.  The counter's address
+ * samples take their slots with a lock xadd.  Called only when the
+ * process owes a tick (trap, forkret): it owes at least that one still,
+ * as only its processor's clock adds to profowed.  The counter's address
  * is below buf + size, which sysprofil checked: the index is below
  * size/2, as d < span.
  */
@@ -128,6 +129,7 @@ profapply(Ureg *u)
 	Proc *p = machproc();
 	Image *im = p->img;
 	uint n, d, span;
+	uintptr buf;
 
 	setprofimg(im);
 	n = xchg(&p->profowed, 0);	/* and a fence: the settings are read after the mark */
@@ -140,8 +142,8 @@ profapply(Ureg *u)
 		if(__builtin_expect(d < span, 1)
 		&& uaddsat16(im->prof.buf + 2*(uint)(((uvlong)d * im->prof.mult) >> 32), n) < 0)
 			im->prof.span = 0;
-		if(im->pcs.buf != 0){
-			pcsapply(&im->pcs, n, u->pc);
+		if((buf = im->pcs.buf) != 0){
+			pcsapply(&im->pcs, buf, n, u->pc);
 			return;
 		}
 	}
