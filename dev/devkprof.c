@@ -25,8 +25,8 @@
 enum {
 	Qctl = 1, Qdata, Qcpu, Qstack, Qproc, Qgmon,
 
-	Kpoutside	= 18,	/* the NMI's instructions its rdtscs miss at a user tick: 3 before, 8 + 7 after (objdump -d) */
-	Kpoutkernel	= 4,	/* and the more at a kernel tick, from kerneltick's return */
+	Kpoutside	= 23,	/* the NMI's instructions its rdtscs miss at a user tick: 3 before, 13 + 7 after (objdump -d: usertick's; kprofnmi's own, with stacks off, 1 fewer) */
+	Kpoutkernel	= 1,	/* and the more at a kernel tick (kerneltick's) */
 	Kpnmicost	= 512,	/* an NMI's cost, till a processor's own mean takes over (dev/kpnmi.c, nmicost) */
 };
 
@@ -136,7 +136,7 @@ kprofinit(void)
 	for(k = 0; k < MAXMACH; k++){
 		mach[k].kp = &kpcount[k];
 		mach[k].kpmore = Kpstacks;
-		kpcount[k].nmimean = Kpnmicost;
+		kpcount[k].nmicap = 2*Kpnmicost;
 	}
 }
 
