@@ -14,7 +14,7 @@ inb(ushort port)
 static inline void
 outb(ushort port, uchar v)
 {
-	asm volatile("outb %0, %1" : : "a"(v), "d"(port));
+	asm volatile("outb %0, %1" : : "a"(v), "Nd"(port));
 }
 
 static inline void
