@@ -2,17 +2,18 @@
  * profiltest: check profil(2) and pcsample(2) against the rules their
  * man pages give.
  *
- *	profiltest
+ *	profiltest [-t ticks]
  *
  * Each check spins in spinloop, a function whose text is known to the
- * byte, for a while on the clock of /dev/time, and looks at where the
- * ticks went.  Prints "ok NAME" or "FAIL NAME: why" for each check,
- * then "profiltest: ok" and exits 0 if all passed.
+ * byte, for some ticks of the clock of /dev/time (20, or those of -t,
+ * 10 or more), and looks at where the ticks went.  Prints "ok NAME" or
+ * "FAIL NAME: why" for each check, then "profiltest: ok" and exits 0 if
+ * all passed.
  *
- * The exec checks run `profiltest -exec-child' in a child that has both
- * profilers on: the new image is the same program, so its bss arrays
- * hist and samples are where the old image's were, and stay zero only
- * if exec turned the profilers off.
+ * The exec checks run `profiltest -exec-child TICKS' in a child that
+ * has both profilers on: the new image is the same program, so its bss
+ * arrays hist and samples are where the old image's were, and stay zero
+ * only if exec turned the profilers off.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,7 +38,7 @@ extern char	etext[];
 
 static unsigned short	hist[NHIST];	/* profil's counters */
 static uintptr_t	samples[NSAMP];	/* pcsample's samples */
-static unsigned long	T = 20;	/* ticks each check spins for, at any clock rate */
+static unsigned long	T = 20;	/* ticks each check spins for (-t) */
 static unsigned long	slack;	/* ticks a system call or two may take */
 
 /*
@@ -294,9 +295,10 @@ testfork(void)
 static void
 testexec(void)
 {
-	char *argv[] = { "profiltest", "-exec-child", NULL };
+	char ticks[16], *argv[] = { "profiltest", "-exec-child", ticks, NULL };
 	int pid, status;
 
+	snprintf(ticks, sizeof ticks, "%lu", T);
 	fflush(stdout);
 	pid = fork();
 	if(pid < 0)
@@ -589,14 +591,23 @@ testboth(void)
 int
 main(int argc, char *argv[])
 {
+	long t = T;
+	int child;
+
 	now();
-	slack = 3 + T/50;
-	if(argc == 2 && strcmp(argv[1], "-exec-child") == 0)
-		return execchild();
-	if(argc != 1){
-		fprintf(stderr, "usage: profiltest\n");
+	child = argc == 3 && strcmp(argv[1], "-exec-child") == 0;
+	if(argc == 3 && !child && strcmp(argv[1], "-t") != 0)
+		argc = 0;
+	if(argc == 3)
+		t = parsenum(argv[2]);
+	if((argc != 1 && argc != 3) || t < 10){
+		fprintf(stderr, "usage: profiltest [-t ticks]\n");
 		return 1;
 	}
+	T = t;
+	slack = 3 + T/50;
+	if(child)
+		return execchild();
 	if(ncounters(0x10000) > NHIST)
 		fatal("text too big for hist");
 
