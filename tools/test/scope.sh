@@ -94,12 +94,15 @@ check full-keeps-busiest [ "$(awk '{ print $7, ($5 > 1000) }' <<<"$busiest")" = 
 
 # Typed a line at a time, the prompt's wait is not counted: the profile
 # is the command's ticks, about spin's 100, not the seconds between lines.
+# Under -d the idle guest's clock runs as fast as QEMU can tick it: the
+# host's 0.3 s pause is about 15,000 ticks (3 s were 85,000, and as
+# many seconds of the host's CPU).
 python3 tools/test/typeat.py -d -p 1 >"$T/console" 2>"$T/err" <<'EOF'
 wait ^\$ 
 type profile spin 1\r
 wait busiest stacks:
 wait \$ 
-pause 3
+pause 0.3
 type cat /dev/kpctl\r
 wait pid all
 type halt\r
