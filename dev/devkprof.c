@@ -24,8 +24,8 @@
 enum {
 	Qctl = 1, Qdata, Qcpu, Qstack, Qproc, Qgmon,
 
-	Kpoutside	= 34,	/* the NMI's instructions its rdtscs miss: 4 before, 22 + 8 after (objdump -d) */
-	Kpnmicost	= 512,	/* an NMI's cost, till a processor's own mean takes over (nmicost) */
+	Kpoutside	= 36,	/* the NMI's instructions its rdtscs miss: 4 before, 24 + 8 after (objdump -d) */
+	Kpnmicost	= 2048,	/* an NMI's cost, till a processor's own mean takes over (nmicost) */
 };
 
 static Dirtab kprofdir[] = {
@@ -150,23 +150,27 @@ stackadd(Kpcount *k, uint *pc, uint n, uint h)
  * they are all the processors' instructions, which QEMU runs in turns,
  * and a turn that ends inside an NMI puts the others' turns in its d:
  * on 4 processors 1 NMI in 10, adding half again to the sum.  Those
- * turns are hundreds to thousands of instructions, and the NMI's own
- * cost varies by less than 2 to 1 on a processor (426 in a user loop
- * to 668 in #S's spina, doc/benchmarks.md), so a d over twice the
- * processor's running mean spans a turn, and counts at the mean.  The
- * mean follows the d it takes by 1/8; one it refuses still raises it
- * by 1/32, so that a processor whose NMIs do become twice as dear (a
- * deeper stack) is followed after a few.  Without -d the counter is
- * host time, and such a d is the host thread descheduled: not the
- * NMI's cost either.
+ * turns are a hundred instructions to thousands, while an NMI's own
+ * cost stays within 1.5 times its processor's mean (at most 1.31 times
+ * in runtest, 1.23 in #S's tree of stacks, on 1 processor:
+ * doc/benchmarks.md), so a d over 1.5 times the running mean spans a
+ * turn, and counts at the mean.  The mean follows the d it takes by
+ * 1/8; one it refuses still raises it by 1/256, so that a processor
+ * whose NMIs do become dearer (a deeper stack) is followed after some
+ * hundreds, and yet on 8 processors, where half the NMIs span turns,
+ * the mean is not carried off by them (with 1/32 the row came out 1.6
+ * times the exact count there).  It starts high (Kpnmicost), as one
+ * too high comes down at 1/8 an NMI.  Without -d the counter is host
+ * time, and such a d is the host thread descheduled: not the NMI's
+ * cost either.
  */
 static inline NOPROF uint
 nmicost(Kpcount *k, uint d)
 {
 	uint mean = k->nmimean;
 
-	if(d > 2*mean){
-		k->nmimean = mean + mean/32;
+	if(d > mean + mean/2){
+		k->nmimean = mean + mean/256;
 		return mean;
 	}
 	k->nmimean = mean + ((int)(d - mean) >> 3);
