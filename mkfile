@@ -97,6 +97,19 @@ o/dev/%.o: dev/%.c $KHDR $DHDR
 	mkdir -p o/dev
 	gcc $KCFLAGS -c -o $target dev/$stem.c
 
+# kprof's NMI (dev/kpnmi.c, kern/kpwalk.c), all NOPROF: no entry nops
+# and no frames of its own, as it is on no stack that its walks follow
+# and takes every tick, and no stack aligned beyond the ABI's 4 bytes,
+# which the kernel, using no SSE, does not need.
+NMICFLAGS=$KBASEFLAGS -fomit-frame-pointer -mpreferred-stack-boundary=2
+o/dev/kpnmi.o: dev/kpnmi.c $KHDR $DHDR
+	mkdir -p o/dev
+	gcc $NMICFLAGS -c -o $target dev/kpnmi.c
+
+o/kern/kpwalk.o: kern/kpwalk.c $KHDR
+	mkdir -p o/kern
+	gcc $NMICFLAGS -c -o $target kern/kpwalk.c
+
 # Assembly: a rule each, as mk cannot choose between %.c and %.asm.
 o/boot/entry.o: boot/entry.asm
 	mkdir -p o/boot

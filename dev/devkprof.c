@@ -3,14 +3,15 @@
  * kprof counts, every processor takes one HZ times a second
  * (kern/apic.c, nmiclock), interrupts off or on, and kprofnmi counts
  * the tick; if the pc it interrupted is in kernel text, also the 8-byte
- * bin the pc falls in; and the call stack there, kernel and user
- * (kern/kpwalk.c).  Every
+ * bin the pc falls in; and, with stacks on, records the call stack
+ * there, kernel and user (kern/kpwalk.c), which process context adds
+ * to kpstack's table later (dev/kpstack.c).  Every
  * processor counts in a Kpcount of its own, so no increment is lost
  * and the NMI takes no lock.  kpdata shows the cells' sums (kern/kprof.h),
  * kprof's own cost last (kpself); kpstack the stacks, merged over the
- * processors; kpcpu each one's ticks.  kpctl takes start, stop, startclr
- * interval random|fixed (kern/apic.c) and arcs on|off (the call graph,
- * kern/arcs.c), and reads back a status line.  kpproc and kpctl's pid,
+ * processors; kpcpu each one's ticks.  kpctl takes start, stop, startclr,
+ * interval random|fixed (kern/apic.c), stacks on|off and arcs on|off
+ * (the call graph, kern/arcs.c), and reads back a status line.  kpproc and kpctl's pid,
  * the scope, are kern/kpproc.c's; kpgmon, all as a gmon.out, dev/kpgmon.c's.
  */
 #include "u.h"
@@ -24,8 +25,9 @@
 enum {
 	Qctl = 1, Qdata, Qcpu, Qstack, Qproc, Qgmon,
 
-	Kpoutside	= 36,	/* the NMI's instructions its rdtscs miss: 4 before, 24 + 8 after (objdump -d) */
-	Kpnmicost	= 2048,	/* an NMI's cost, till a processor's own mean takes over (nmicost) */
+	Kpoutside	= 23,	/* the NMI's instructions its rdtscs miss at a user tick: 3 before, 13 + 7 after (objdump -d: usertick's; kprofnmi's own, with stacks off, 1 fewer) */
+	Kpoutkernel	= 1,	/* and the more at a kernel tick (kerneltick's) */
+	Kpnmicost	= 2048,	/* an NMI's cost, till a processor's own mean takes over (dev/kpnmi.c, nmicost) */
 };
 
 static Dirtab kprofdir[] = {
@@ -37,9 +39,10 @@ static Dirtab kprofdir[] = {
 	{ "kpgmon",	Qgmon,	0,	0444 },
 };
 
-volatile uint	kprofon;	/* counting */
+uint	kprofon;	/* counting */
+uint	kpstacks = 1;	/* recording stacks */
 
-static Kpcount	kpcount[MAXMACH][2];	/* each processor's counts and a spare */
+static Kpcount	kpcount[MAXMACH];	/* each processor's counts */
 uint	ncell;		/* of cell in use: KPBIN + the bins of kernel text + KPSELF */
 /*
  * kpctl's commands, and kpstack's and kpgmon's snapshots
@@ -52,8 +55,9 @@ static QLock	kproflk = { .lk.name = "kprof" };
 
 /*
  * kprof's own cost in ticks.  A processor's ticks sample its time
- * outside its NMIs, as no NMI samples itself, so its NMIs' counts c,
- * of its time T, are c * ticks / (T - c) ticks, and the row is then
+ * outside its NMIs, as no NMI samples itself, so its NMIs' counts c
+ * (what they counted, with the Kpoutside, and Kpoutkernel, of each), of
+ * its time T, are c * ticks / (T - c) ticks, and the row is then
  * c/T of the whole.  Under -d (virtualclock) the clock counts all the
  * processors' instructions, and T is taken as 1/nmach of it: QEMU's
  * turns give them unequal parts, but equal ticks, so the row is still
@@ -63,13 +67,17 @@ static uint
 kpself(void)
 {
 	uvlong t = nmiclocktime(0), c, n = 0;
+	Kpcount *p;
 	int k;
 
 	if(virtualclock)
 		t /= nmach;
-	for(k = 0; k < nmach; k++)
-		if((c = mach[k].kp->cycles) < t)
-			n += c * mach[k].kp->cell[KPTOTAL] / (t - c);
+	for(k = 0; k < nmach; k++){
+		p = mach[k].kp;
+		c = p->cycles + (uvlong)Kpoutside * p->cell[KPTOTAL] + Kpoutkernel * p->cell[KPKERNEL];
+		if(c < t)
+			n += c * p->cell[KPTOTAL] / (t - c);
+	}
 	return n > 0xFFFFFFFF ? 0xFFFFFFFF : n;
 }
 
@@ -88,140 +96,31 @@ kpcell(uint i)
 }
 
 /*
- * Wait until no NMI that saw kprofon is still counting.  The fence
- * first: the Kpcount pointers startclr stored are seen everywhere
- * before any kpbusy is read, so an NMI that set kpbusy too late to be
- * waited for finds the new counts.
+ * Stop counting: once no NMI that saw kprofon still counts, the counts
+ * stay.  The clock first, then kprofon, whose locked store is seen
+ * everywhere before any kpbusy is read, so that an NMI that set kpbusy
+ * too late to be waited for finds kprofon off.  Whether it counted.
  */
-static void
-quiesce(void)
+static uint
+kpstop(void)
 {
+	uint was = kprofon;
 	int k;
 
-	__sync_synchronize();
+	nmiclock(0);
+	xchg(&kprofon, 0);
 	for(k = 0; k < nmach; k++)
 		while(mach[k].kpbusy)
 			pause();
+	return was;
 }
 
-static int
-intext(uint pc)
+/* Count again, if was: the clock starts again too. */
+static void
+kpresume(uint was)
 {
-	return pc - (uint)text < (uint)ktextsize;
-}
-
-/*
- * One more tick for the stack pc[0..n-1], of hash h, in k's table, in
- * a new slot if it has none yet: open addressing, KPprobe slots at
- * most from the one its hash names.  -1 if it has no slot and there is
- * no room.
- */
-static NOPROF int
-stackadd(Kpcount *k, uint *pc, uint n, uint h)
-{
-	uint i, j;
-	Kpstack *s;
-
-	for(i = 0; i < KPprobe; i++){
-		s = &k->stack[(h + i) % KPnstack];
-		if(s->count == 0){
-			if(k->npc + n > KPnpc)
-				return -1;
-			for(j = 0; j < n; j++)
-				k->pc[k->npc + j] = pc[j];
-			s->hash = h;
-			s->off = k->npc;
-			s->n = n;
-			k->npc += n;
-			asm volatile("" ::: "memory");	/* the count last: a reader sees the slot whole or free */
-			s->count = 1;
-			return 0;
-		}
-		if(s->hash == h && s->n == n && same(k->pc + s->off, pc, n)){
-			satinc((uint*)&s->count);
-			return 0;
-		}
-	}
-	return -1;
-}
-
-/*
- * What an NMI cost, from d, the time-stamp counts it took.  Under -d
- * they are all the processors' instructions, which QEMU runs in turns,
- * and a turn that ends inside an NMI puts the others' turns in its d:
- * on 4 processors 1 NMI in 10, adding half again to the sum.  Those
- * turns are a hundred instructions to thousands, while an NMI's own
- * cost stays within 1.5 times its processor's mean (at most 1.31 times
- * in runtest, 1.23 in #S's tree of stacks, on 1 processor:
- * doc/benchmarks.md), so a d over 1.5 times the running mean spans a
- * turn, and counts at the mean.  The mean follows the d it takes by
- * 1/8; one it refuses still raises it by 1/256, so that a processor
- * whose NMIs do become dearer (a deeper stack) is followed after some
- * hundreds, and yet on 8 processors, where half the NMIs span turns,
- * the mean is not carried off by them (with 1/32 the row came out 1.6
- * times the exact count there).  It starts high (Kpnmicost), as one
- * too high comes down at 1/8 an NMI.  Without -d the counter is host
- * time, and such a d is the host thread descheduled: not the NMI's
- * cost either.
- */
-static inline NOPROF uint
-nmicost(Kpcount *k, uint d)
-{
-	uint mean = k->nmimean;
-
-	if(d > mean + mean/2){
-		k->nmimean = mean + mean/256;
-		return mean;
-	}
-	k->nmimean = mean + ((int)(d - mean) >> 3);
-	return d;
-}
-
-/*
- * The NMI's sample (kern/trapasm.asm, nmientry).  kpbusy, set with
- * xchg before kprofon is looked at again, tells kpctl when a sample
- * that saw it on is done.  A stack that finds no room is cut: a
- * kernel one kept as its leaf alone if that has room, else only in its
- * bin, where kpstack's reads find it, as they find a user one in cells
- * 0 and 1.  A tick out of scope counts nowhere, but the first
- * processor still rearms the clock; the rearming is part of the cost
- * counted.
- */
-NOPROF void
-kprofnmi(uint *f, uint bp, uint t0)
-{
-	Mach *m = thismach();
-	uint pc[KPMAXFRAMES], n, h, kernel, counted;
-	Kpcount *k;
-
-	if(!kprofon)
-		return;
-	xchg(&m->kpbusy, 1);
-	if(!kprofon)
-		goto out;
-	k = m->kp;
-	if(f[0] >= (uint)vec0 && f[0] < (uint)alltraps)
-		f = delivered(f);	/* kern/trap.c */
-	kernel = intext(f[0]);	/* a user pc is below KZERO, so never */
-	counted = kpproctick(m->proc, k->gen, kernel);
-	if(counted){
-		satinc(&k->cell[KPTOTAL]);
-		if(kernel){
-			satinc(&k->cell[KPKERNEL]);
-			satinc(&k->cell[KPBIN + ((f[0] - (uint)text) >> KPBINSHIFT)]);
-		}
-		if((n = kpwalk(m, f, bp, pc, &h)) > 0 && stackadd(k, pc, n, h) < 0){
-			satinc(&k->cut);
-			if(kernel && n > 1)
-				stackadd(k, pc, 1, (Fnvbasis ^ pc[0]) * Fnvprime);
-		}
-	}
-	if(m == mach && nmirandom)
-		nmiclocknext();
-	if(counted)
-		k->cycles += nmicost(k, (uint)rdtsc() - t0 + Kpoutside);
-out:
-	m->kpbusy = 0;
+	if(was && xchg(&kprofon, 1) == 0)
+		nmiclock(1);
 }
 
 static void
@@ -235,8 +134,10 @@ kprofinit(void)
 	ncell = KPBIN + ((size + (1<<KPBINSHIFT) - 1) >> KPBINSHIFT) + KPSELF;
 	kprofdir[1].length = ncell * sizeof(uint);
 	for(k = 0; k < MAXMACH; k++){
-		mach[k].kp = &kpcount[k][0];
-		kpcount[k][0].nmimean = Kpnmicost;
+		mach[k].kp = &kpcount[k];
+		mach[k].kpmore = Kpstacks;
+		kpcount[k].nmimean = Kpnmicost;
+		kpcount[k].nmicap = Kpnmicost + Kpnmicost/2;
 	}
 }
 
@@ -316,8 +217,8 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 	case Qctl:
 		for(k = 0, cut = 0; k < nmach; k++)
 			cut = satadd(cut, mach[k].kp->cut);
-		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x cpus %d cut %u clock %s interval %s pid %s arcs %s drop %u\n",
-			kprofon ? "on" : "off", hz, 1<<KPBINSHIFT, (uint)text, (uint)etext, nmach, cut,
+		snprintf(status, sizeof status, "%s hz %d bin %d text %#x etext %#x cpus %d cut %u stacks %s clock %s interval %s pid %s arcs %s drop %u\n",
+			kprofon ? "on" : "off", hz, 1<<KPBINSHIFT, (uint)text, (uint)etext, nmach, cut, kpstacks ? "on" : "off",
 			virtualclock ? "virtual" : "host", nmirandom ? "random" : "fixed",
 			kpscopename(scope, sizeof scope), arcson ? "on" : "off", arcsdrops());
 		return readstr(off, buf, n, status);
@@ -346,7 +247,7 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 	return n;
 }
 
-enum { CMstart, CMstop, CMstartclr, CMinterval, CMpid, CMarcs };
+enum { CMstart, CMstop, CMstartclr, CMinterval, CMpid, CMarcs, CMstacks };
 
 static Cmdtab kpctlmsg[] = {
 	{ CMstart,	"start",	1 },
@@ -355,16 +256,41 @@ static Cmdtab kpctlmsg[] = {
 	{ CMinterval,	"interval",	2 },	/* random or fixed */
 	{ CMpid,	"pid",		2 },
 	{ CMarcs,	"arcs",		2 },	/* on or off */
+	{ CMstacks,	"stacks",	2 },	/* on or off */
 };
+
+/*
+ * kpctl's stacks: on or off from the next tick.  No NMI counts while
+ * it changes, so that kpstack knows each cell's ticks with stacks to
+ * the tick (stackswitch); the clock stops a moment for it, as for
+ * interval.
+ */
+static int
+stacks(char *arg)
+{
+	uint on, was;
+	int k;
+
+	if(strcmp(arg, "on") != 0 && strcmp(arg, "off") != 0)
+		return seterr(EINVAL, "bad control message");
+	on = arg[1] == 'n';
+	if(on == kpstacks)
+		return 0;
+	was = kpstop();
+	stackswitch(on);
+	kpstacks = on;
+	for(k = 0; k < MAXMACH; k++)
+		mach[k].kpmore = (mach[k].kpmore & ~Kpstacks) | (on ? Kpstacks : 0);
+	kpresume(was);
+	return 0;
+}
 
 static long
 kprofwrite(Chan *c, void *buf, long n, uvlong off)
 {
 	Cmdbuf cb;
 	Cmdtab *ct;
-	Kpcount *spare;
 	int k;
-	uint gen;
 
 	USED(off);
 	if(c->qid != Qctl)
@@ -380,15 +306,13 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 	switch(ct->index){
 	case CMstart:
 		KPMARK("kpon");
-		if(xchg(&kprofon, 1) == 0)
-			nmiclock(1);
+		kpresume(1);
 		break;
 	case CMstop:
 		/* Stopped once no NMI that saw kprofon still counts: then the counts stay. */
 		KPMARK("kpof");
-		nmiclock(0);
-		xchg(&kprofon, 0);
-		quiesce();
+		kpstop();
+		stackdrainall();
 		break;
 	case CMarcs:
 		if(strcmp(cb.f[1], "on") != 0 && strcmp(cb.f[1], "off") != 0){
@@ -410,29 +334,25 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 		break;
 	case CMstartclr:
 		/*
-		 * Each processor's spare counts, zeroed, become its counts:
-		 * an NMI counts in the old or the new, never both, and once
-		 * the NMIs under way are done, only in the new.
+		 * Zeroed while no NMI counts: no tick is lost or counted
+		 * into the old counts in between.
 		 */
-		gen = kpprocclear();
-		for(k = 0; k < nmach; k++){
-			spare = &kpcount[k][mach[k].kp == &kpcount[k][0]];
-			memset(spare->cell, 0, ncell * sizeof(uint));
-			memset(spare->stack, 0, sizeof spare->stack);
-			spare->npc = 0;
-			spare->cut = 0;
-			spare->cycles = 0;
-			spare->nmimean = mach[k].kp->nmimean;
-			spare->gen = gen;
-			mach[k].kp = spare;
-		}
-		quiesce();
+		kpstop();
+		for(k = 0; k < nmach; k++)
+			stackreset(&mach[k]);
+		kpprocclear();
+		stackclear();
 		arcsclear();
 		KPMARK("kpcl");
 		KPMARK("kpon");
 		nmiclocktime(1);
-		if(xchg(&kprofon, 1) == 0)
-			nmiclock(1);
+		kpresume(1);
+		break;
+	case CMstacks:
+		if(stacks(cb.f[1]) < 0){
+			qunlock(&kproflk);
+			return -1;
+		}
 		break;
 	case CMpid:
 		if(kpscope(cb.f[1]) < 0){

@@ -1,7 +1,8 @@
 /*
  * kprof's counts (dev/devkprof.c), which its NMI adds to, and what
- * the files that read them need: kpstack's reading (dev/kpstack.c) and
- * kpgmon's (dev/kpgmon.c).  Only the devices of #T include this.
+ * the files that read them need: kpstack's table and reading
+ * (dev/kpstack.c) and kpgmon's (dev/kpgmon.c).  Only the devices of #T
+ * include this.
  */
 
 enum {
@@ -10,12 +11,14 @@ enum {
 	KPnstack	= 1024,	/* distinct stacks a processor keeps: a power of 2 */
 	KPnpc	= 16384,	/* their pcs, all together */
 	KPprobe	= 16,		/* slots a stack may lie past the one its hash names */
+	KPnring	= 8192,		/* words of a processor's buffer of samples: a power of 2 */
+	KPrec	= 1 + KPMAXFRAMES,	/* words of a sample at most: its number of pcs, then the pcs */
 };
 
 /*
  * A distinct stack, in a processor's hash table of them: its pcs are
  * pc[off] to pc[off+n-1] of the same Kpcount, leaf first.  A slot is
- * free while its count is 0; the NMI fills the rest in first.
+ * free while its count is 0; the drain fills the rest in first.
  */
 typedef struct Kpstack {
 	volatile uint	count;	/* ticks with this stack */
@@ -24,19 +27,30 @@ typedef struct Kpstack {
 	ushort	n;
 } Kpstack;
 
-/* One processor's counts: what its NMI adds to, and what startclr swaps. */
+/*
+ * One processor's counts: what its NMI adds to.  The NMI writes the
+ * stack of each tick in ring, from head on, as its number of pcs and
+ * the pcs, whole even past KPnring words (the rest is room for that),
+ * then moves head on; a drain (dev/kpstack.c),
+ * under the processor's kpdrain, adds those from tail to head to the
+ * table, then moves tail on.  head and tail count words and wrap.
+ */
 struct Kpcount {
 	uint	cell[KPncell];	/* kpdata's cells, in host order; the last is kpself's, never counted in */
-	uvlong	cycles;		/* time-stamp counts in the NMI, with Kpoutside for each */
+	uvlong	cycles;		/* time-stamp counts in the NMI, from its first rdtsc to its last (nmicost) */
 	uint	nmimean;	/* its NMIs' running mean cost, in time-stamp counts (nmicost) */
+	uint	nmicap;		/* 1.5 times nmimean: a count over it spans a turn */
 	Kpstack	stack[KPnstack];
 	uint	pc[KPnpc];	/* the stacks' pcs */
 	uint	npc;		/* of pc in use */
-	uint	cut;		/* stacks that found no room whole */
-	uint	gen;		/* the run it counts, as Proc's kpgen */
+	uint	cut;		/* stacks that found no room whole, in ring or table */
+	uint	ring[KPnring + KPrec];	/* the samples not yet drained */
+	uint	head;		/* words the NMI wrote in ring: the NMI's alone */
+	volatile uint	tail;	/* words drained from it */
 };
 
 extern uint	ncell;		/* of cell in use: KPBIN + the bins of kernel text + KPSELF */
+extern uint	kpstacks;	/* kpctl's stacks on, set with no NMI counting; each Mach's Kpstacks says so to its NMI */
 
 /* a + b, sticking at the largest value, as the cells do. */
 static inline uint
@@ -62,6 +76,10 @@ uint	kpcell(uint);
 
 /* kpstack.c */
 long	stackread(char*, long, uvlong);
+void	stackdrainall(void);
+void	stackswitch(int);
+void	stackclear(void);
+void	stackreset(Mach*);
 
 /* kpgmon.c */
 int	kpgmonopen(Chan*);

@@ -1,18 +1,198 @@
 /*
- * #T/kpstack (kprof(3)): the kernel call stacks that kprof's NMI kept
+ * #T/kpstack (kprof(3)): the call stacks that kprof's NMI recorded
  * (dev/devkprof.c), each with its ticks summed over the processors,
  * and the ticks of the stacks it had to cut, by bin, as lines of text
- * (kern/kprof.h).
+ * (kern/kprof.h).  The NMI only records a stack, raw, in its
+ * processor's buffer of samples (Kpcount's ring); process context
+ * drains the buffers into the processors' tables, each into its own:
+ * the clock, on its own processor, at each tick while kprof counts
+ * (kprofdrain), and kpctl's stop and kpstack's reads, all of them
+ * first (stackdrainall), so that a read holds every tick before it.
+ * All of the draining is NOPROF, as the clock's path.
  */
 #include "u.h"
 #include "mem.h"
 #include "dat.h"
 #include "fns.h"
+#include "x86.h"
 #include "kprof.h"
 #include "kpcount.h"
 
+enum {
+	Fnvbasis	= 2166136261U,	/* a stack's hash: FNV-1a, a word at a time */
+	Fnvprime	= 16777619U,
+};
+
 static uint	left[KPncell];	/* kpstack: each bin's kernel ticks that no stack kept holds; at KPTOTAL, the user ticks */
 static uint	total[MAXMACH][KPnstack];	/* and each kept stack's ticks, over the processors; 0 for a repeat */
+/*
+ * The cells less those of the ticks counted with stacks on: the cells'
+ * sums at each stacks off taken away, at each stacks on added back, so
+ * that a cell's ticks with stacks were (kpstacks ? kpcell(i) : 0) -
+ * nostack[i].  Under devkprof's kproflk.
+ */
+static uint	nostack[KPncell];
+
+/*
+ * One more tick for the stack pc[0..n-1], of hash h, in k's table, in
+ * a new slot if it has none yet: open addressing, KPprobe slots at
+ * most from the one its hash names.  -1 if it has no slot and there is
+ * no room.  The count last, so that a reader on another processor
+ * finds a slot whole or free.
+ */
+static NOPROF int
+stackadd(Kpcount *k, uint *pc, uint n, uint h)
+{
+	uint i, j;
+	Kpstack *s;
+
+	for(i = 0; i < KPprobe; i++){
+		s = &k->stack[(h + i) % KPnstack];
+		if(s->count == 0){
+			if(k->npc + n > KPnpc)
+				return -1;
+			for(j = 0; j < n; j++)
+				k->pc[k->npc + j] = pc[j];
+			s->hash = h;
+			s->off = k->npc;
+			s->n = n;
+			k->npc += n;
+			asm volatile("" ::: "memory");
+			s->count = 1;
+			return 0;
+		}
+		if(s->hash == h && s->n == n && same(k->pc + s->off, pc, n)){
+			satinc((uint*)&s->count);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/*
+ * The number of pcs of the sample pc[0..n-1] to keep: the NMI's walk
+ * takes in a user stack's return addresses as it finds them
+ * (kern/kpwalk.c), and one that is not a user pc, 0 or in the kernel,
+ * ends the stack here.  The first pc after the mark is where the
+ * process was, which stays whatever it is.
+ */
+static NOPROF uint
+userend(uint *pc, uint n)
+{
+	uint i;
+
+	for(i = 0; i < n && pc[i] != KPUMARK; i++)
+		;
+	for(i += 2; i < n; i++)
+		if(pc[i] - 1 >= USEREND - 1)
+			return i;
+	return n;
+}
+
+/*
+ * Add the samples in k's buffer to its table, under its processor's
+ * kpdrain.  A stack that finds no room is cut: a kernel one kept as its
+ * leaf alone if that has room, else only in its bin, where kpstack's
+ * reads find it, as they find a user one in cells 0 and 1.
+ */
+static NOPROF void
+drain(Kpcount *k)
+{
+	uint t, h = *(volatile uint*)&k->head, m, n, i, x, *r;
+
+	asm volatile("" ::: "memory");	/* head before the samples it covers: kprofnmi writes them first */
+	for(t = k->tail; t != h; t += 1 + m){
+		r = k->ring + t % KPnring;
+		m = r[0];
+		n = userend(r + 1, m);
+		for(x = Fnvbasis, i = 1; i <= n; i++)
+			x = (x ^ r[i]) * Fnvprime;
+		if(n > 0 && stackadd(k, r + 1, n, x) < 0){
+			satinc(&k->cut);
+			if(r[1] != KPUMARK && n > 1)
+				stackadd(k, r + 1, 1, (Fnvbasis ^ r[1]) * Fnvprime);
+		}
+	}
+	asm volatile("" ::: "memory");	/* the samples read before tail lets the NMI write over them */
+	k->tail = t;
+}
+
+/*
+ * Take m's kpdrain, interrupts off so that this processor's clock
+ * never finds it taken by what it interrupted.
+ */
+static NOPROF void
+drainlock(Mach *m)
+{
+	pushcli();
+	while(xchg(&m->kpdrain, 1) != 0)
+		pause();
+}
+
+static NOPROF void
+drainunlock(Mach *m)
+{
+	m->kpdrain = 0;
+	popcli();
+}
+
+/* The clock's drain, of its own processor's samples: none if another drains them now. */
+NOPROF void
+kprofdrain(void)
+{
+	Mach *m = thismach();
+
+	if(m->kp->head == m->kp->tail || xchg(&m->kpdrain, 1) != 0)
+		return;
+	drain(m->kp);
+	m->kpdrain = 0;
+}
+
+/* Every processor's samples, waiting for a clock that drains them.  With kproflk held. */
+NOPROF void
+stackdrainall(void)
+{
+	int k;
+
+	for(k = 0; k < nmach; k++){
+		drainlock(&mach[k]);
+		drain(mach[k].kp);
+		drainunlock(&mach[k]);
+	}
+}
+
+/* startclr's: m's counts zeroed, between two drains, while no NMI counts. */
+void
+stackreset(Mach *m)
+{
+	Kpcount *k = m->kp;
+
+	drainlock(m);
+	memset(k->cell, 0, ncell * sizeof(uint));
+	memset(k->stack, 0, sizeof k->stack);
+	k->npc = 0;
+	k->cut = 0;
+	k->cycles = 0;
+	k->head = k->tail = 0;
+	drainunlock(m);
+}
+
+/* kpctl's stacks on (on) or off, with kproflk held and no NMI counting meanwhile. */
+void
+stackswitch(int on)
+{
+	uint i;
+
+	for(i = 0; i < ncell - KPSELF; i++)
+		nostack[i] += on ? kpcell(i) : -kpcell(i);
+}
+
+/* startclr's: the cells are zeroed, with kproflk held. */
+void
+stackclear(void)
+{
+	memset(nostack, 0, sizeof nostack);
+}
 
 /* Stack s of table k in table t, or nil. */
 static Kpstack*
@@ -32,15 +212,22 @@ lookup(Kpcount *t, Kpcount *k, Kpstack *s)
 	return nil;
 }
 
+/* Cell i's ticks counted with stacks on. */
+static uint
+withstacks(uint i)
+{
+	return (kpstacks ? kpcell(i) : 0) - nostack[i];
+}
+
 /*
- * kpstack's snapshot, with kproflk held: each stack's ticks over all
- * the processors, in total[] for the first processor that has it;
- * and what of each bin's ticks the stacks kept do not hold, in left[]:
- * the stacks cut to nothing; the user ticks' likewise.  Every tick is in
- * one or the other, so, profiling stopped, the lines' counts sum to
- * cell 0.  A
- * scheduling point every stack and every 1024 cells: -1 if the reader
- * is killed meanwhile.
+ * kpstack's snapshot, with kproflk held, the samples drained: each
+ * stack's ticks over all the processors, in total[] for the first
+ * processor that has it; and what of each bin's ticks with stacks on
+ * the stacks kept do not hold, in left[]: the stacks cut to nothing;
+ * the user ticks' likewise.  Every tick with stacks on is in one or the
+ * other, so, profiling stopped, the lines' counts sum to cell 0 if
+ * stacks were on throughout.  A scheduling point every stack and every
+ * 1024 cells: -1 if the reader is killed meanwhile.
  */
 static int
 snapshot(void)
@@ -53,9 +240,9 @@ snapshot(void)
 	for(i = KPBIN; i < ncell - KPSELF; i++){
 		if(i % 1024 == 0 && schedpoint() < 0)
 			return -1;
-		left[i] = kpcell(i);
+		left[i] = withstacks(i);
 	}
-	left[KPTOTAL] = kpcell(KPTOTAL) > kpcell(KPKERNEL) ? kpcell(KPTOTAL) - kpcell(KPKERNEL) : 0;
+	left[KPTOTAL] = withstacks(KPTOTAL) > withstacks(KPKERNEL) ? withstacks(KPTOTAL) - withstacks(KPKERNEL) : 0;
 	for(l = 0; l < nmach; l++){
 		k = mach[l].kp;
 		for(i = 0; i < KPnstack; i++){
@@ -137,7 +324,7 @@ line(char *buf, long len, uvlong off, uvlong *pos, uint count, uint *pc, uint n)
 /*
  * kpstack: the snapshot's lines from off, kept stacks first, then the
  * cut ones by bin, then the user ones; a scheduling point every stack,
- * as in snapshot.
+ * as in snapshot.  The samples not yet drained are first.
  * kproflk is held.
  */
 long
@@ -148,6 +335,7 @@ stackread(char *buf, long len, uvlong off)
 	uint i, pc;
 	int l;
 
+	stackdrainall();
 	if(snapshot() < 0)
 		return -1;
 	for(l = 0; l < nmach && pos < off + len; l++)

@@ -186,12 +186,14 @@ ioapicenable(int irq)
 int	nmirandom = 1;	/* kprof's intervals are random; else all 1/HZ */
 static uint	nmicount;	/* the 8254's counts in 1/HZ s */
 static uint	nmiscale;	/* the 8254's counts in one of the local APIC timer's, times 2^32 */
-static uint	nmiseed;	/* xorshift's state; the first processor's NMI alone steps it */
+static uint	nmiseed;	/* the generator's state; the first processor's NMI alone steps it */
 static int	nmion;		/* the clock is on */
 static uvlong	nmitime, nmit0;	/* time-stamp counts it was on till nmit0, when it last went on */
 
 enum {
-	Nmiseed	= 2463534242U,	/* any but 0 */
+	Nmiseed	= 2463534242U,	/* the generator's first state */
+	Lcgmul	= 1664525,	/* its multiplier and increment (Numerical Recipes') */
+	Lcgadd	= 1013904223,
 };
 
 void
@@ -204,6 +206,7 @@ nmiclock(int on)
 		nmit0 = rdtsc();
 		nmion = on;
 	}
+	mach[0].kpmore = (mach[0].kpmore & ~Kprearm) | (on && nmirandom ? Kprearm : 0);
 	if(on){
 		nmiseed = Nmiseed;
 		outb(0x43, nmirandom ? 0x30 : 0x34);	/* channel 0, low then high byte, count once or rate generator */
@@ -238,6 +241,9 @@ nmiclocktime(int clr)
  * timer's count says how far off it is.  So the NMI's own delay needs
  * no measuring: two multiplications, where latching channel 0 to take
  * it off a random interval would take 3 port reads and a division.
+ * The generator is linear congruential, whose high bits, all that the
+ * draw (nmiseed * nmicount >> 32) keeps, are as good as xorshift's
+ * for the 5 instructions of its 11.
  */
 NOPROF void
 nmiclocknext(void)
@@ -245,9 +251,7 @@ nmiclocknext(void)
 	uint left, c;
 
 	left = (uvlong)lapic[Ltccr] * nmiscale >> 32;
-	nmiseed ^= nmiseed << 13;
-	nmiseed ^= nmiseed >> 17;
-	nmiseed ^= nmiseed << 5;
+	nmiseed = nmiseed * Lcgmul + Lcgadd;
 	c = left + 1 + ((uvlong)nmiseed * nmicount >> 32);
 	outb(0x40, c);
 	outb(0x40, c >> 8);

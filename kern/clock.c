@@ -1,8 +1,9 @@
 /*
  * The clock: each processor's local APIC timer interrupts it HZ times
  * a second (kern/apic.c).  Each tick feeds the per-process profilers
- * (kprof has a clock of its own, an NMI: kern/apic.c, nmiclock) and
- * counts in the processor's ticks; the first
+ * (kprof has a clock of its own, an NMI: kern/apic.c, nmiclock, whose
+ * stacks the tick drains while kprof counts) and counts in the
+ * processor's ticks; the first
  * processor's also count as the system's time, ticks, and wake the
  * processes sleeping on it.
  */
@@ -64,6 +65,8 @@ clock(void)
 			p->profowed++;
 	}
 	lapiceoi();
+	if(kprofon)
+		kprofdrain();
 	if(m->id != 0)
 		return;
 	ticks++;

@@ -21,6 +21,7 @@ typedef struct Mount	Mount;
 typedef struct Proc	Proc;
 typedef struct QLock	QLock;
 typedef struct Ureg	Ureg;
+typedef struct Nmiframe	Nmiframe;
 typedef struct Dir	Dir;
 
 enum {
@@ -63,6 +64,26 @@ struct Ureg {
 };
 
 #define UREGUSER(u)	(((u)->cs & 3) == 3)
+
+/*
+ * What kprof's NMI entry (kern/trapasm.asm, nmientry) pushes, for
+ * kprofnmi: the scratch registers, the time-stamp counter and the
+ * frame pointer it interrupted, then what the processor pushed.
+ */
+struct Nmiframe {
+	uint	gs;
+	uint	ds;
+	uint	bp;		/* the interrupted frame pointer */
+	uint	t0;		/* the counter's low half at nmientry's fourth instruction */
+	uint	dx;
+	uint	cx;
+	uint	ax;
+	uint	pc;		/* eip: the processor's frame from here */
+	uint	cs;
+	uint	flags;
+	uint	sp;		/* user esp, from user mode only */
+	uint	ss;
+};
 
 /* The registers swtch saves: the callee-saved ones, then its return pc. */
 struct Context {
@@ -190,6 +211,16 @@ struct Dev {
  * TSS, so that its kernel stack for traps from user mode is its own.
  */
 enum { NSEG = 7 };
+/*
+ * Mach's kpmore: kprof's NMI records stacks (dev/devkprof.c, kpctl's
+ * stacks), and rearms kprof's clock (kern/apic.c, nmiclock): one word,
+ * so that an NMI that does neither looks once.
+ */
+enum {
+	Kpstacks	= 1,
+	Kprearm	= 2,
+};
+
 struct Mach {
 	Mach	*self;		/* at gs:0, for thismach */
 	Arcs	*arcs;		/* at gs:4, for fentry: the table its call graph's recorder counts in (kern/arcs.c) */
@@ -205,6 +236,8 @@ struct Mach {
 	volatile int	idling;		/* it waits in idle for a process: ready wakes it */
 	Kpcount	*kp;		/* the kprof counts its NMIs add to (dev/devkprof.c) */
 	volatile uint	kpbusy;		/* in kprofnmi: kpctl waits for it */
+	volatile uint	kpdrain;	/* set by whoever drains its kprof samples (dev/kpstack.c) */
+	uint	kpmore;		/* what its kprof NMI does beyond counting, Kpstacks|Kprearm: under kpctl's lock */
 	char	*stack;		/* bottom of its scheduler's stack, KSTACK bytes */
 	volatile uint	flushreq;	/* TLB flushes asked of it (shootdown) */
 	volatile uint	flushdone;	/* flushreq as its last flush found it */
@@ -277,8 +310,7 @@ struct Proc {
 	uint	profticks;	/* of those, ticks counted by one of img's profilers */
 	volatile uint	profowed;	/* ticks the clock found img's profilers on for, not yet counted (kern/prof.c) */
 	uint	kpin;		/* in kprof's scope: kpctl's pid sets it, fork adds the parent's (under procs) */
-	uint	kpgen;		/* the kprof run kpticks are of (kern/kpproc.c) */
-	uint	kpticks[2];	/* its user and kernel ticks in it: the NMI of its processor alone writes them */
+	uint	kpticks[2];	/* its user and kernel ticks in kprof's run: the NMI of its processor alone writes them */
 	char	*kstack;	/* bottom of the kernel stack */
 	Ureg	*ureg;		/* the trap frame of the last entry from user mode */
 	Context	*context;	/* where swtch left it */
@@ -318,5 +350,6 @@ extern int	hz;
 extern char	text[], etext[], end[];
 extern char	ktextsize[];	/* its address is etext - text (boot/kernel.ld) */
 extern char	vec0[], alltraps[];	/* the vectors' entries lie between (kern/trapasm.asm) */
+extern char	kvecsize[];	/* its address is alltraps - vec0 (boot/kernel.ld) */
 extern uint	vectors[];	/* each one's entry */
 extern FPsave	fpclean;	/* the FPU registers a new program starts with */

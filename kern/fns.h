@@ -165,13 +165,16 @@ void	flushtlb(void);
 /*
  * The kernel address of user address va in pd, if it is mapped for
  * user access (and writable, if write); otherwise nil.  Never faults.
- * Inline, as kprof's NMI looks up the user stack (kern/kpwalk.c).
+ * Inline, as kprof's NMI looks up the user stack (kern/kpwalk.c).  A
+ * kernel address is never nil, which the compiler is told, so that a
+ * caller's test for nil is the tests here alone.
  */
 static inline void*
 uaddr(pte_t *pd, uintptr va, int write)
 {
 	pte_t pde, pte;
 	uint need;
+	char *a;
 
 	if(va >= KZERO)
 		return nil;
@@ -182,7 +185,10 @@ uaddr(pte_t *pd, uintptr va, int write)
 	pte = ((pte_t*)KADDR(PTEADDR(pde)))[PTX(va)];
 	if((pte & need) != need)
 		return nil;
-	return (char*)KADDR(PTEADDR(pte)) + (va & (BY2PG - 1));
+	a = (char*)KADDR(PTEADDR(pte)) + (va & (BY2PG - 1));
+	if(a == nil)
+		__builtin_unreachable();
+	return a;
 }
 
 /*
@@ -306,28 +312,23 @@ void	procsweep(void (*)(Proc*, void*), void*);
 extern volatile uint	kpscoped;
 int	kpscope(char*);
 char	*kpscopename(char*, int);
-uint	kpprocclear(void);
+void	kpprocclear(void);
 void	kpprocreap(Proc*);
 long	kpprocread(void*, long, uvlong);
 
 /*
  * kpproc.c's scope and count, inline in kprof's NMI: whether a tick of
  * p (nil for none) is in scope, and if so one more for p, user or
- * kernel, in run gen.  Only the processor p runs on writes p's counts,
- * which start again at p's first tick of a new run.  Idle, p nil, is
- * never in scope.
+ * kernel.  Only the processor p runs on writes p's counts.  Idle, p
+ * nil, is never in scope.
  */
 static inline int
-kpproctick(Proc *p, uint gen, uint kernel)
+kpproctick(Proc *p, uint kernel)
 {
 	if(p == nil)
 		return !kpscoped;
 	if(p->kpin < kpscoped)
 		return 0;
-	if(p->kpgen != gen){
-		p->kpgen = gen;
-		p->kpticks[0] = p->kpticks[1] = 0;
-	}
 	satinc(&p->kpticks[kernel]);
 	return 1;
 }
@@ -393,15 +394,19 @@ void	consputs(char*, int);	/* dev/devcons.c: print's output */
 void	rootdata(Chan*, uchar*, uint);	/* dev/devroot.c: a boot file's contents, where they lie */
 
 /*
- * dev/devkprof.c: kprof's sample, at each NMI (kern/trapasm.asm,
- * nmientry): f is what the processor pushed (pc, cs, flags), bp the
- * frame pointer it interrupted.  Safe wherever the NMI lands: it takes
- * no lock and touches only its processor's counts.
+ * dev/kpnmi.c: kprof's sample, at each NMI (kern/trapasm.asm,
+ * nmientry).  Safe wherever the NMI lands: it takes no lock and
+ * touches only its processor's counts.
  */
-void	kprofnmi(uint *f, uint bp, uint t0);
-uint	kpwalk(Mach*, uint*, uint, uint*, uint*);	/* kpwalk.c: the kernel and user stacks at kprofnmi's tick */
-#define Fnvbasis	2166136261U	/* kpwalk's hash of a stack: FNV-1a, a word at a time */
-#define Fnvprime	16777619U
+REGPARM void	kprofnmi(Nmiframe*);
+REGPARM uint	kpwalk(uint*, uint, uint*);	/* kpwalk.c: the kernel and user stacks at kprofnmi's tick in the kernel */
+REGPARM uint	kpuwalk(uint*, uint, uint*);	/* and the user stack at one outside it */
+/*
+ * dev/kpstack.c: the clock's hook, while kprof counts (kprofon, dev/devkprof.c):
+ * the stacks its processor's NMI recorded, into kpstack's table.
+ */
+extern uint	kprofon;	/* set and cleared by xchg only, and read once where read */
+void	kprofdrain(void);
 uint	*delivered(uint *f);	/* trap.c: the frame an NMI at a vector's first instruction interrupted */
 
 /* Shared among the devices in dev/ */

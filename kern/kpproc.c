@@ -8,11 +8,12 @@
  * process, is never in scope.
  *
  * The NMI counts a process's user and kernel ticks in the Proc itself
- * (kpticks), for the run kpgen names: only the processor the process
- * runs on writes them, since the scheduler gives a process to another
- * only once this one has let it go (kern/proc.c).  A process reaped
- * leaves them here, in a bounded table kept until the next startclr,
- * of the busiest; the rest are summed in one overflow line.
+ * (kpticks): only the processor the process runs on writes them, since
+ * the scheduler gives a process to another only once this one has let
+ * it go (kern/proc.c).  startclr zeroes them while no NMI counts.  A
+ * process reaped leaves them here, in a bounded table kept until the
+ * next startclr, of the busiest; the rest are summed in one overflow
+ * line.
  */
 #include "u.h"
 #include "mem.h"
@@ -34,7 +35,6 @@ typedef struct Kpexit {
 volatile uint	kpscoped;	/* 1: count only the processes with kpin set */
 static int	scopepid = -1;	/* the pid in scope, or -1 for all: under devkprof's kproflk */
 /* The rest are guarded by procs: they are used under it (procsweep, pwait). */
-static uint	kpgen;		/* the run that counts: startclr's count */
 static Kpexit	kpexit[Nkpexit];	/* the run's exited processes */
 static int	nkpexit;	/* of kpexit in use */
 static uint	nover;		/* processes the table had no room for */
@@ -100,26 +100,21 @@ kpscopename(char *buf, int n)
 static void
 kpnewrun(Proc *p, void *a)
 {
-	if(p != nil)
+	USED(a);
+	if(p != nil){
+		p->kpticks[0] = p->kpticks[1] = 0;
 		return;
-	*(uint*)a = ++kpgen;
+	}
 	nkpexit = 0;
 	nover = 0;
 	over[0] = over[1] = 0;
 }
 
-/*
- * A new run: the generation that startclr's counts carry, and an empty
- * table of exited processes.  A process's counts of an older run read
- * as none, and the NMI starts them again at its next tick.
- */
-uint
+/* A new run, while no NMI counts (startclr): no ticks in any process, and an empty table of exited ones. */
+void
 kpprocclear(void)
 {
-	uint g;
-
-	procsweep(kpnewrun, &g);
-	return g;
+	procsweep(kpnewrun, nil);
 }
 
 /*
@@ -132,7 +127,7 @@ kpprocreap(Proc *p)
 {
 	Kpexit *e, *min;
 
-	if(p->kpgen != kpgen || (p->kpticks[0] | p->kpticks[1]) == 0)
+	if((p->kpticks[0] | p->kpticks[1]) == 0)
 		return;
 	if(nkpexit < Nkpexit)
 		e = &kpexit[nkpexit++];
@@ -186,7 +181,7 @@ kpcopy(Proc *p, void *a)
 		r->over[1] = over[1];
 		return;
 	}
-	if(p->kpgen != kpgen || (p->kpticks[0] | p->kpticks[1]) == 0)
+	if((p->kpticks[0] | p->kpticks[1]) == 0)
 		return;
 	e = &r->row[r->n++];
 	e->pid = p->pid;

@@ -1,10 +1,14 @@
 /*
- * The call stack at one of kprof's ticks (dev/devkprof.c, from its
- * NMI): the kernel's, if the tick found the processor in kernel text,
- * then, if it found a process, that process's user stack below it,
- * after the mark KPUMARK (kern/kprof.h).  A tick in user mode has the
- * user stack alone.  Both are chains of frame pointers: the kernel, the
- * C library and the programs are all built with them (mkfile).
+ * The call stack at one of kprof's ticks, as its NMI records it
+ * (dev/kpnmi.c): the kernel's, if the tick found the processor in
+ * kernel text, then, if it found a process, that process's user stack
+ * below it, after the mark KPUMARK (kern/kprof.h).  A tick in user mode
+ * has the user stack alone.  Both are chains of frame pointers: the
+ * kernel, the C library and the programs are all built with them
+ * (mkfile).  The pcs go raw into the processor's buffer of samples;
+ * hashing them and finding their line of kpstack is left to process
+ * context (dev/kpstack.c), as BSD's profiling clock leaves all but the
+ * recording.
  *
  * An NMI comes at any instruction, and must not fault.  The kernel
  * stack is the kernel's own.  The user stack is read only through the
@@ -26,9 +30,6 @@
 #include "dat.h"
 #include "fns.h"
 #include "kprof.h"
-
-/* One more pc v on a stack, and in its hash h (FNV-1a, a word at a time). */
-#define PUSHPC(pc, n, h, v)	((h) = ((h) ^ ((pc)[(n)++] = (v))) * Fnvprime)
 
 static NOPROF int
 intext(uint pc)
@@ -54,25 +55,23 @@ stacktop(Mach *m, uint sp)
 }
 
 /*
- * The kernel call stack at the pc the NMI frame f interrupted, from
- * pc[n] on, leaf first: the return addresses in the chain of frame
- * pointers from bp, as long as each frame lies above the last, within
- * the stack, and holds a pc in kernel text.  At a function's entry nop
- * (atentry, kern/fns.h) and its first two instructions after (push ebp; mov
- * ebp, esp), or at a ret, bp is still (or again) the caller's, and the
- * caller's pc is on top of the stack.
+ * The kernel call stack at the pc the NMI frame f interrupted, into pc,
+ * leaf first; the end of what it wrote: the return addresses in the
+ * chain of frame pointers from bp, as long as each frame lies above the
+ * last, within the stack, and holds a pc in kernel text.  At a
+ * function's entry nop (atentry, kern/fns.h) and its first two
+ * instructions after (push ebp; mov ebp, esp), or at a ret, bp is still
+ * (or again) the caller's, and the caller's pc is on top of the stack.
  */
-static NOPROF uint
-kwalk(Mach *m, uint *f, uint bp, uint *pc, uint n, uint *hp)
+static NOPROF uint*
+kwalk(Mach *m, uint *f, uint bp, uint *pc)
 {
-	uint sp = (uint)(f + 3), top, fp, next, ret = 0, h = *hp;
+	uint sp = (uint)(f + 3), top, fp, next, ret = 0, *end = pc + KPKFRAMES;
 	uchar *op = (uchar*)f[0];
 
-	PUSHPC(pc, n, h, f[0]);
-	if((top = stacktop(m, sp)) == 0 || top - sp < 8){
-		*hp = h;
-		return n;
-	}
+	*pc++ = f[0];
+	if((top = stacktop(m, sp)) == 0 || top - sp < 8)
+		return pc;
 	if(op[0] == 0x55 || op[0] == 0xC3)
 		ret = ((uint*)sp)[0];
 	else if(op[0] == 0x89 && op[1] == 0xE5)
@@ -80,17 +79,16 @@ kwalk(Mach *m, uint *f, uint bp, uint *pc, uint n, uint *hp)
 	else if(op[0] == 0x0F && atentry(f[0]))
 		ret = ((uint*)sp)[0];
 	if(intext(ret))
-		PUSHPC(pc, n, h, ret);
+		*pc++ = ret;
 	/* fp - sp <= top - 8 - sp: fp at or above sp, and its two words below top */
-	for(fp = bp; fp - sp <= top - 8 - sp && n < KPKFRAMES; fp = next){
+	for(fp = bp; fp - sp <= top - 8 - sp && pc < end; fp = next){
 		if(!intext(ret = ((uint*)fp)[1]))
 			break;
-		PUSHPC(pc, n, h, ret);
+		*pc++ = ret;
 		if((next = *(uint*)fp) <= fp)
 			break;
 	}
-	*hp = h;
-	return n;
+	return pc;
 }
 
 /* A user return address: in user space, and not 0. */
@@ -101,26 +99,33 @@ uret(uint pc)
 }
 
 /*
- * The user stack of page directory pd, from pc[n] on: the mark, then
- * upc, where the process was, and the return addresses in its chain of
- * frame pointers from ubp.  In a system call the pc is in the C
- * library's stub, which makes no frame (user/lib/syscall.asm): its
- * caller's pc is at usp.  Elsewhere, at a function's first instruction
- * or a ret it is at usp too, and at its second at usp+4, as in kwalk.
+ * The user stack of page directory pd into pc; the end of what it
+ * wrote: the mark, then upc, where the process was, and the return
+ * addresses in its chain of frame pointers from ubp.  In a system call
+ * the pc is in the C library's stub, which makes no frame
+ * (user/lib/syscall.asm): its caller's pc is at usp.  Elsewhere, at a
+ * function's first instruction or a ret it is at usp too, and at its
+ * second at usp+4, as in kwalk.
+ *
  * The frames of a stack mostly share a page, so the walk looks a page
- * up only when a frame is not in the last one; a frame whose two words
- * straddle two pages ends it (the ABI's frames are 8 bytes into 16).
- * The pcs are hashed once walked, not on the way, which keeps the
- * loop's registers free.
+ * up only for a frame whose two words are not both in the last one,
+ * and else goes from frame to frame in the kernel's addresses of the
+ * page: a frame at user address fp is at fp+d, and one in the page
+ * lies above the last and at most at lim.  A frame it looks up must be
+ * 4-aligned and not straddle two pages (the ABI's frames are 8 bytes
+ * into 16).  The return addresses go in as they are: one that is not
+ * a user one (uret) ends the stack, but the drain cuts it there
+ * (dev/kpstack.c), not the NMI, which would test every frame.
  */
-static NOPROF uint
-uwalk(pte_t *pd, uint upc, uint usp, uint ubp, int sys, uint *pc, uint n, uint *hp)
+static inline __attribute__((always_inline)) uint*
+uwalk(pte_t *pd, uint upc, uint usp, uint ubp, int sys, uint *pc)
 {
-	uint h = *hp, i = n, end = n + 1 + KPUFRAMES, ret = 0, fp, next, pg, *w;
-	uchar *op, *k = nil;
+	uint *end = pc + 1 + KPUFRAMES, ret = 0, fp, next, d, *w, *nw, *lim;
+	uchar *op;
 
-	pc[n++] = KPUMARK;
-	pc[n++] = upc;
+	pc[0] = KPUMARK;
+	pc[1] = upc;
+	pc += 2;
 	if(sys)
 		ret = usp;
 	else if((op = uaddr(pd, upc, 0)) != nil){
@@ -130,59 +135,59 @@ uwalk(pte_t *pd, uint upc, uint usp, uint ubp, int sys, uint *pc, uint n, uint *
 			ret = usp + 4;
 	}
 	if(ret != 0 && ret % 4 == 0 && (w = uaddr(pd, ret, 0)) != nil && uret(*w))
-		pc[n++] = *w;
-	pg = ubp + BY2PG;	/* no page yet: fp - pg is large */
-	for(fp = ubp; n < end && fp % 4 == 0; fp = next){
-		if(fp - pg > BY2PG - 8){
-			if((fp + 4) % BY2PG == 0 || (k = uaddr(pd, fp & ~(BY2PG - 1), 0)) == nil)
+		*pc++ = *w;
+	for(fp = ubp; fp % 4 == 0 && fp % BY2PG <= BY2PG - 8 && (w = uaddr(pd, fp, 0)) != nil; fp = next){
+		d = (uint)w - fp;
+		lim = (uint*)(((uint)w | (BY2PG - 1)) - 7);
+		for(;;){
+			*pc++ = w[1];
+			if(pc == end)
+				return pc;
+			nw = (uint*)(w[0] + d);
+			if(nw <= w || nw > lim)
 				break;
-			pg = fp & ~(BY2PG - 1);
+			w = nw;
 		}
-		w = (uint*)(k + (fp - pg));
+		/* Out of the page, or at or below the frame (or so far above that w[0] + d wrapped) */
 		next = w[0];
-		if(!uret(ret = w[1]))
-			break;
-		pc[n++] = ret;
-		if(next <= fp)
+		if(next <= (uint)w - d)
 			break;
 	}
-	for(; i < n; i++)
-		h = (h ^ pc[i]) * Fnvprime;
-	*hp = h;
-	return n;
+	return pc;
 }
 
 /*
- * The stack at the tick whose NMI frame is f and frame pointer bp,
- * into pc[0..KPMAXFRAMES), leaf first: the kernel's, and below it the
- * user's of the process the processor runs.  The number of pcs (0 for
- * a tick outside kernel text in no process); their hash in *hp.
+ * The stack at a tick in kernel text whose NMI frame is f and frame
+ * pointer bp (kpwalk), or at one outside it, in NMI frame x (kpuwalk),
+ * leaf first, into r[1] on, KPMAXFRAMES pcs at most, and their number
+ * into r[0]: the kernel's, and below it the user's of the process the
+ * processor runs (none for a tick outside kernel text in no process,
+ * or not in user mode).  The words written.
  */
-NOPROF uint
-kpwalk(Mach *m, uint *f, uint bp, uint *pc, uint *hp)
+NOPROF REGPARM uint
+kpwalk(uint *f, uint bp, uint *r)
 {
+	Mach *m = thismach();
 	Proc *p = m->proc;
-	pte_t *pd;
 	Ureg *u;
-	uint n = 0, h = Fnvbasis, upc, usp, ubp, sys;
+	pte_t *pd;
+	uint *e;
 
-	if(intext(f[0])){
-		n = kwalk(m, f, bp, pc, n, &h);
-		if(p == nil || (pd = *(pte_t*volatile*)&p->pgdir) == nil || (u = p->ureg) == nil || !UREGUSER(u))
-			goto out;
-		upc = u->pc;
-		usp = u->sp;
-		ubp = u->bp;
-		sys = u->trap == T_SYSCALL;
-	}else if((f[1] & 3) == 3 && p != nil && (pd = *(pte_t*volatile*)&p->pgdir) != nil){
-		upc = f[0];
-		usp = f[3];
-		ubp = bp;
-		sys = 0;
-	}else
-		goto out;
-	n = uwalk(pd, upc, usp, ubp, sys, pc, n, &h);
-out:
-	*hp = h;
-	return n;
+	e = kwalk(m, f, bp, r + 1);
+	if(p != nil && (u = p->ureg) != nil && UREGUSER(u) && (pd = *(pte_t*volatile*)&p->pgdir) != nil)
+		e = uwalk(pd, u->pc, u->sp, u->bp, u->trap == T_SYSCALL, e);
+	return (r[0] = e - (r + 1)) + 1;
+}
+
+NOPROF REGPARM uint
+kpuwalk(uint *f, uint bp, uint *r)
+{
+	Proc *p = thismach()->proc;
+	pte_t *pd;
+
+	if(p == nil || (f[1] & 3) == 0 || (pd = *(pte_t*volatile*)&p->pgdir) == nil){	/* cs: 0 in the kernel, 3 in user mode */
+		r[0] = 0;
+		return 1;
+	}
+	return (r[0] = uwalk(pd, f[0], f[3], bp, 0, r + 1) - (r + 1)) + 1;
 }

@@ -104,7 +104,7 @@ newproc(void)
 	p->img = nil;
 	p->pgdir = nil;
 	p->ticks = p->profticks = p->profowed = 0;
-	p->kpgen = p->kpticks[0] = p->kpticks[1] = 0;
+	p->kpticks[0] = p->kpticks[1] = 0;
 	memset(p->fd, 0, sizeof p->fd);
 	p->errstr[0] = '\0';
 	p->fpsave = fpclean;

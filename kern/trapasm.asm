@@ -63,38 +63,36 @@ trapretend:
 ; The NMI, kprof's sample (kern/apic.c, nmiclock), has an entry of its
 ; own: it can land anywhere, cli or not, also between the instructions
 ; above that load the segment registers, so it saves and loads them
-; itself rather than trust any (gs for its Mach, ds and es for C), and
-; saves only the registers C may clobber.  It passes kprofnmi the frame
-; the processor pushed (pc, cs, flags), the interrupted frame
-; pointer, for the stack, and the time-stamp counter's low half at its
-; fourth instruction, for kprof's count of its own cost (an NMI is far
-; shorter than 2^32 counts).  The processor takes no other NMI until
-; the iretd.
+; itself rather than trust any (gs for its Mach, ds for C), and saves
+; only the registers C may clobber.  es and the direction flag it
+; leaves as they are: its C uses no string instruction, nor anything
+; else that uses them (tools/test/callgraph.sh checks its path).  It
+; passes kprofnmi, in eax (REGPARM), an Nmiframe (kern/dat.h): the
+; time-stamp counter's low half at its fourth instruction, for kprof's
+; count of its own cost (an NMI is far shorter than 2^32 counts), and
+; the interrupted frame pointer, for the stack, below the frame the
+; processor pushed (pc, cs, flags).  The processor takes no other NMI
+; until the iretd.
 extern kprofnmi
 global nmientry
 nmientry:
-	cld
 	push	eax
 	push	ecx
 	push	edx
 	rdtsc			; the NMI's start, for kprofnmi's count of its own cost
-	push	ds
-	push	es
-	push	gs
 	push	eax
-	mov	ax, KDSEG
-	mov	ds, ax
-	mov	es, ax
-	mov	ax, MACHSEG
-	mov	gs, ax
-	lea	eax, [esp + 28]
 	push	ebp
-	push	eax
+	push	ds
+	push	gs
+	mov	eax, KDSEG
+	mov	ds, eax
+	mov	eax, MACHSEG
+	mov	gs, eax
+	mov	eax, esp
 	call	kprofnmi
-	add	esp, 12
 	pop	gs
-	pop	es
 	pop	ds
+	add	esp, 8		; bp and t0
 	pop	edx
 	pop	ecx
 	pop	eax

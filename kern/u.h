@@ -20,3 +20,5 @@ typedef uint			pte_t;
  * and the NMI's and the clock's paths, which must cost no more for it.
  */
 #define NOPROF	__attribute__((no_instrument_function))
+/* The NMI's path takes its first three arguments in eax, edx and ecx, not on the stack. */
+#define REGPARM	__attribute__((regparm(3)))

@@ -14,7 +14,7 @@ inb(ushort port)
 static inline void
 outb(ushort port, uchar v)
 {
-	asm volatile("outb %0, %1" : : "a"(v), "d"(port));
+	asm volatile("outb %0, %1" : : "a"(v), "Nd"(port));
 }
 
 static inline void
@@ -82,26 +82,6 @@ static inline void
 satinc(uint *c)
 {
 	asm("addl $1, %0; sbbl $0, %0" : "+m"(*c) : : "cc");
-}
-
-/*
- * The same for a 16-bit counter in user memory, which the threads of
- * an image count into from several processors at once: a
- * compare-and-swap, tried again if another processor changed the
- * counter between the read and the swap (cmpxchg then leaves its new
- * value in ax), so that no increment is lost.
- */
-static inline void
-satinc16(volatile ushort *c)
-{
-	asm volatile("movw %0, %%ax\n"
-		"1: cmpw $0xFFFF, %%ax\n"
-		"je 2f\n"
-		"leal 1(%%eax), %%edx\n"
-		"lock; cmpxchgw %%dx, %0\n"
-		"jne 1b\n"
-		"2:"
-		: "+m"(*c) : : "eax", "edx", "cc", "memory");
 }
 
 /* Add v to *p atomically; the old value. */

@@ -62,17 +62,22 @@ print('notfunc', sum(e not in funcs for e in entries))
 listed = {funcs.get(e) for e in entries}
 for fn in sys.argv[2:]:
 	print('listed', fn, int(fn in listed))
-# The NMI's path: what nmientry calls, directly, and what that calls.
+# The NMI's path: what nmientry calls, directly, and what that calls;
+# and its instructions that use es or the direction flag, string
+# instructions, which nmientry leaves as the NMI found them.
 import re, subprocess
-calls, cur = {}, None
+calls, strings, cur = {}, {}, None
 for l in subprocess.run(['objdump', '-d', '--no-show-raw-insn', sys.argv[1]], capture_output=True, text=True).stdout.split('\n'):
 	m = re.match(r'^[0-9a-f]+ <(.*)>:$', l)
 	if m:
 		cur = m.group(1)
 		calls[cur] = set()
+		strings[cur] = 0
 	m = re.search(r'\scall\s+[0-9a-f]+ <([^>+]*)>', l)
 	if m and cur:
 		calls[cur].add(m.group(1))
+	if cur and re.search(r'\t(rep[a-z]* )?(movs|stos|lods|scas|cmps|ins|outs)[bwl]?( |$)|%es([^ip]|$)', l):
+		strings[cur] += 1
 seen, todo = set(), ['nmientry']
 while todo:
 	fn = todo.pop()
@@ -80,11 +85,13 @@ while todo:
 		seen.add(fn)
 		todo += calls.get(fn, ())
 print('nmipath', len(seen), sum(syms[fn] in entries for fn in seen if fn in syms))
+print('nmistrings', sum(strings.get(fn, 0) for fn in seen))
 PY
 check table-large [ "$(fact entries)" -gt 200 ]
 check table-all-nops [ "$(fact notnop)" = 0 -a "$(fact notfunc)" = 0 ]
 check table-has-syscall [ "$(fact listed syscall)" = 1 ]
 check nmi-path-no-nops [ "$(awk '$1 == "nmipath" { print ($2 > 1 && $3 == 0) }' "$T/facts")" = 1 ]
+check nmi-path-no-strings [ "$(fact nmistrings)" = 0 ]
 for fn in arcslow patchintr stopall patch kprofnmi stackadd delivered nmiclocknext clock lapiceoi; do
 	check "table-not-$fn" [ "$(fact listed $fn)" = 0 ]
 done

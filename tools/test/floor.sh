@@ -6,7 +6,8 @@
 # as many ticks, or 1 point, whichever is larger (kprof -c, leaving out
 # idle, where a halted processor runs no instructions but takes ticks,
 # and the sampler's own NMI path, nmientry, kprofnmi and what it calls,
-# which runs instructions but cannot sample itself).  Every
+# which runs instructions but cannot sample itself; the stacks it
+# records are added to kpstack's table later, sampled as any code).  Every
 # processor is busy in the kernel throughout: all but one spin in #S
 # from before kprof starts (spina with interrupts on, chainc with them
 # off, in turn), and the last runs the measured part, between startclr
@@ -27,6 +28,9 @@ cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
 reads=$(printf ' /dev/kpdata%.0s' $(seq 31))
+# The NMI's path (kern/trapasm.asm, dev/kpnmi.c, kern/kpwalk.c): as kprof -x's, and as a pattern.
+nmifns='nmientry|kprofnmi|usertick|kerneltick|delivered|kpwalk|kpuwalk|nmiclocknext'
+nmix=$(tr '|' '\n' <<<"$nmifns" | sed 's/^/-x /' | tr '\n' ' ')
 # floor NCPU ITERS READS [distance]: the run, with READS lines of reads,
 # and its checks; with distance, the distance's too.
 floor() {
@@ -49,7 +53,7 @@ cat /dev/kpcpu"
 	check "exact-$ncpu-cpu-written" [ -s "$T/x$ncpu/kpdata" -a -s "$T/s$ncpu" ]
 	echo "$ncpu cpus, exact instructions:"
 	cat "$T/x$ncpu/kpcpu"
-	o/host/kprof -c -x idle -x nmientry -x kprofnmi -x kpwalk -x stackadd -x nmiclocknext "$kernel" "$T/x$ncpu/kpdata" "$T/s$ncpu" >"$T/floor$ncpu" 2>&1
+	o/host/kprof -c -x idle $nmix "$kernel" "$T/x$ncpu/kpdata" "$T/s$ncpu" >"$T/floor$ncpu" 2>&1
 	head -8 "$T/floor$ncpu"
 	tail -3 "$T/floor$ncpu"
 	local ticks tv n95
@@ -62,7 +66,7 @@ cat /dev/kpcpu"
 	self=$(o/host/kprof "$kernel" "$T/s$ncpu" |
 		awk '$1 == "total:" { t = $2 } $3 == "kprof" { k = $1 } END { if(t > 0) printf "%.3f", 100 * k / t }')
 	nmipath=$(o/host/kprof -c -x idle "$kernel" "$T/x$ncpu/kpdata" "$T/s$ncpu" |
-		awk '$5 ~ /^(nmientry|kprofnmi|kpwalk|uwalk|uword|stackadd|nmiclocknext)$/ { s += $2 } END { printf "%.2f", s }')
+		awk -v p="$nmifns" '$5 ~ "^(" p ")$" { s += $2 } END { printf "%.2f", s }')
 	echo "$ncpu cpus: kprof's own row $self%, the NMI path in the exact count $nmipath%"
 	check "self-$ncpu-cpu" awk -v a="$self" -v b="$nmipath" 'BEGIN { d = a - b; exit !(a != "" && (d < 0 ? -d : d) <= 0.2) }'
 	# Each processor ran kernel code throughout: its exact count is at

@@ -54,7 +54,7 @@ has compare-sampling '^sampling alone: median [0-9]+\.[0-9][0-9], 95th percentil
 
 guest -a 'hz=1000' -c 'echo startclr > /dev/kpctl; sleep 1; echo stop > /dev/kpctl; cat /dev/kpctl; kprof kernel /dev/kpdata'
 has hz-from-kpctl '^KTZERO c0100000	HZ 1000$'
-has kpctl-status '^off hz 1000 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus [0-9]+ cut 0 clock host interval fixed pid all arcs off drop 0$'
+has kpctl-status '^off hz 1000 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus [0-9]+ cut 0 stacks on clock host interval fixed pid all arcs off drop 0$'
 first=$(grep -A1 '^ms' <<<"$out" | tail -1)
 check idle-on-top grep -qE '	idle$' <<<"$first"
 
@@ -106,7 +106,7 @@ kprof kernel /dev/kpdata"
 read -r rnd fix <<<"$(awk -F'\t' '/^total:/ { n++; s[n] = 0 } $3 == "spina" { s[n] = $2 + 0 } END { print s[1] + 0, s[2] + 0 }' <<<"$out")"
 echo "alias's half tick in spina: random intervals $rnd%, fixed intervals $fix%"
 has alias-rounds '^alias: 5000 rounds of 55547$'
-has interval-fixed-status '^off hz 1000 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus 1 cut 0 clock virtual interval fixed pid all arcs off drop 0$'
+has interval-fixed-status '^off hz 1000 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus 1 cut 0 stacks on clock virtual interval fixed pid all arcs off drop 0$'
 check alias-random-half python3 -c "import sys; sys.exit(not abs($rnd - 50) <= 2)"
 check alias-fixed-all-or-none python3 -c "import sys; sys.exit(not ($fix <= 5 or $fix >= 95))"
 has clock-virtual-header '^clock virtual \(one instruction a nanosecond, -d\)$'

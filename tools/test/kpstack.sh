@@ -2,7 +2,8 @@
 # Guest tests of kprof's NMI and #T/kpstack: the NMI gives
 # user mode back its segment registers and direction flag; a table
 # that fills up cuts stacks and says so, the counts still summing to
-# cell 1; stacks are cut at 32 frames; startclr clears them; and reads
+# cell 1; stacks are cut at 32 frames; startclr clears them; kpctl's
+# stacks off keeps kpstack empty while kpdata counts; and reads
 # of kpstack in storms of kpctl commands, from several processes on
 # several processors, panic nothing and leave the kernel text as it was.
 cd "$(dirname "$0")/../.." || exit 1
@@ -54,6 +55,67 @@ check full-tree-counted [ "$(fact leaf spinnode)" = "$(fact bins spinnode)" ]
 python3 tools/test/kpcheck.py "$kernel" "$T/full2" spinnode >"$T/facts"
 check startclr-clears-cut [ "$cut2" = 0 ]
 check startclr-clears-stacks [ "$(fact leaf spinnode)" = 0 -a "$(fact stacksum)" = "$(fact ticks)" -a "$(fact kstacksum)" = "$(fact kernel)" -a "$(fact badlines)" = 0 ]
+
+# kpctl's stacks: bad arguments refused; off, kpdata counts and kpstack
+# stays empty; on again, the stacks add up to the cells.  A run that
+# turns them off between a stop and a start keeps the stacks of the
+# ticks before, which add up to the cells as they were then, and
+# none after.  On 2 processors, whose drains and reads meet.
+guest -T -d -p 2 -a 'hz=10000' -t 300 -o "$T/onoff" -c "bind -a '#S' /dev
+echo stacks > /dev/kpctl
+echo stacks maybe > /dev/kpctl
+echo stacks on off > /dev/kpctl
+echo stacks ON > /dev/kpctl
+echo stacks off > /dev/kpctl
+cat /dev/kpctl
+echo startclr > /dev/kpctl
+echo a 15000000 > /dev/spinctl & echo c 5000000 > /dev/spinctl
+echo stop > /dev/kpctl
+echo == off
+cat /dev/kpstack
+echo == end
+cat /dev/kpdata > /dev/eia1
+echo stacks on > /dev/kpctl
+cat /dev/kpctl
+echo startclr > /dev/kpctl
+echo a 15000000 > /dev/spinctl & echo c 5000000 > /dev/spinctl
+echo stop > /dev/kpctl
+cat /dev/kpdata /dev/kpstack > /dev/eia1
+echo END > /dev/eia1
+echo startclr > /dev/kpctl
+echo a 15000000 > /dev/spinctl
+echo stop > /dev/kpctl
+echo stacks off > /dev/kpctl
+cat /dev/kpdata > /dev/eia1
+echo start > /dev/kpctl
+echo a 15000000 > /dev/spinctl
+echo stop > /dev/kpctl
+cat /dev/kpdata /dev/kpstack > /dev/eia1"
+python3 - "$T/onoff" "$size" "$T/off" "$T/on" "$T/half" "$T/after" <<'PY'
+import sys
+d, n = open(sys.argv[1], 'rb').read(), int(sys.argv[2])
+open(sys.argv[3], 'wb').write(d[:n])
+i = d.find(b'END\n', 2 * n)
+open(sys.argv[4], 'wb').write(d[n:i])
+open(sys.argv[5], 'wb').write(d[i + 4:i + 4 + n])
+open(sys.argv[6], 'wb').write(d[i + 4 + n:])
+PY
+check stacks-bad-args [ "$(grep -c '^echo: write error: bad control message$' <<<"$out")" = 4 ]
+has stacks-off-status ' cut 0 stacks off clock '
+has stacks-on-status ' cut 0 stacks on clock '
+check stacks-off-empty [ -z "$(block off)" ]
+python3 tools/test/kpcheck.py "$kernel" "$T/off" >"$T/facts"
+off=$(fact ticks) offk=$(fact kernel)
+python3 tools/test/kpcheck.py "$kernel" "$T/on" >"$T/facts"
+echo "stacks off: $off ticks, $offk in the kernel; on: $(fact ticks) ticks, $(fact stacksum) in kpstack"
+check stacks-off-counts [ "${off:-0}" -ge 1000 -a "${offk:-0}" -ge 1000 ]
+check stacks-on-sums [ "$(fact stacksum)" = "$(fact ticks)" -a "$(fact kstacksum)" = "$(fact kernel)" -a "$(fact badlines)" = 0 -a "$(fact ticks)" -ge 1000 ]
+python3 tools/test/kpcheck.py "$kernel" "$T/half" >"$T/facts"
+half=$(fact ticks) halfk=$(fact kernel)
+python3 tools/test/kpcheck.py "$kernel" "$T/after" spina >"$T/facts"
+echo "stacks on, then off: $half ticks, then $(fact ticks); $(fact stacksum) in kpstack"
+check stacks-half-sums [ "$(fact stacksum)" = "$half" -a "$(fact kstacksum)" = "$halfk" -a "$(fact ticks)" -ge $((half + 1000)) ]
+hasnt stacks-no-panic 'panic|kernel trap'
 
 # Storms, on 4 processors: kpctl's commands, kpstack's reads at odd
 # offsets and lengths and into bad buffers, and NMIs in code with

@@ -33,7 +33,7 @@ spin 1 | spin 1 | spin 1 | spin 1
 echo stop > /dev/kpctl
 cat /dev/kpctl /dev/kpcpu"
 	has "cpus-$n-booted" "^[0-9]+ MB, [0-9]+ free pages, hz 100, $n cpu$([ $n = 1 ] || echo s)\$"
-	has "cpus-$n-kpctl" "^off hz 100 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus $n cut 0 clock host interval fixed pid all arcs off drop 0$"
+	has "cpus-$n-kpctl" "^off hz 100 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus $n cut 0 stacks on clock host interval fixed pid all arcs off drop 0$"
 	check "cpus-$n-kpcpu-lines" [ "$(grep -cE '^cpu [0-9]+ total [0-9]+ kernel [0-9]+$' <<<"$out")" = $n ]
 	busy=$(awk '$1 == "cpu" && $4 - $6 >= 5 { n++ } END { print n + 0 }' <<<"$out")
 	check "cpus-$n-all-run-user" [ "$busy" = $n ]
@@ -41,9 +41,9 @@ done
 
 # Both boot paths find every processor.
 guest -iso -p 4 -c "bind -a '#T' /dev; cat /dev/kpctl"
-has iso-4-cpus "^off hz 100 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus 4 cut 0 clock host interval fixed pid all arcs off drop 0$"
+has iso-4-cpus "^off hz 100 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus 4 cut 0 stacks on clock host interval fixed pid all arcs off drop 0$"
 guest -p 8 -c "bind -a '#T' /dev; cat /dev/kpctl"
-has kernel-8-cpus "^off hz 100 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus 8 cut 0 clock host interval fixed pid all arcs off drop 0$"
+has kernel-8-cpus "^off hz 100 bin 8 text 0xc0100000 etext 0xc01[0-9a-f]+ cpus 8 cut 0 stacks on clock host interval fixed pid all arcs off drop 0$"
 
 # usertests and fuzz on 4 processors, and nothing lost or written over.
 # fuzz's seed is not fuzz.sh's, whose first calls these would be.
