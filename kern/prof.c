@@ -117,9 +117,10 @@ pcsapply(Pcsample *ps, uintptr buf, uint n, uint pc)
  * profilers, at the user pc it goes back to (u's), on its way back to
  * user mode.  Threads on other processors count into the same buffers
  * at once: a counter's add is a compare-and-swap (uaddsat16), and
- * samples take their slots with a lock xadd.  Called only when the
- * process owes a tick (trap, forkret): it owes at least that one still,
- * as only its processor's clock adds to profowed.  The counter's address
+ * samples take their slots with a lock xadd.  Called with interrupts
+ * off (trap says why), and only when the process owes a tick (trap,
+ * forkret): it owes at least that one still, as only its processor's
+ * clock adds to profowed.  The counter's address
  * is below buf + size, which sysprofil checked: the index is below
  * size/2, as d < span.
  */

@@ -175,8 +175,19 @@ trap(Ureg *u)
 		yield();
 	if(up->killed)
 		pexit(255);
-	if(up->profowed)
+	if(up->profowed){
+		/*
+		 * Interrupts off, as after the clock's trap (a system call
+		 * turned them on), until user mode: sbrk's shootdown waits
+		 * for this processor's flush (kern/mmu.c), which then cannot
+		 * fall between profapply's look at a counter's page table
+		 * entry and its write, so that once sbrk has taken the page
+		 * away no tick writes there, nor into the zeroes it is
+		 * given back with.
+		 */
+		cli();
 		profapply(u);
+	}
 }
 
 /*

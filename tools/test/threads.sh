@@ -15,16 +15,44 @@
 # boot the kernel's text is unchanged and the free pages and the heap
 # are back where they started: after a second, as the threads that
 # outlive threadtest's first-exits-first case are init's to reap.
+# atk_prof's cases, 1000 ticks each, on 1, 2 and 4 processors, attack
+# the profilers' writes at their user addresses: settings switched
+# under ticking threads, heap taken away under the buffers on either
+# side of a page table's boundary, pages freed under the ticks and
+# taken by other processes of the same program, the top of user space,
+# kills and exec amid the ticks (user/test/atk_prof.c).
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
+
+atkcases=(top mix shrink churn kill exec)
+atkprof=
+for c in "${atkcases[@]}"; do atkprof+="atk_prof $c 1000"$'\n'; done
+
+# atkok N: every atk_prof case of the last guest, on N processors, said ok.
+atkok() {
+	local c
+	for c in "${atkcases[@]}"; do
+		has "atk_prof-$c-$1" "^atk_prof: $c: ok$"
+	done
+}
+
+guest -d -p 1 -a 'hz=10000' -t 300 -c "cat /dev/textsum; cat /dev/sysstat
+${atkprof}sleep 1
+cat /dev/sysstat; cat /dev/textsum"
+atkok 1
+hasnt "atk_prof-1-no-fail" '^FAIL'
+hasnt "atk_prof-1-no-panic" 'panic'
+textintact "atk_prof-1-text-intact"
+pagesback "atk_prof-1-pages-heap-back"
 
 for n in 2 4; do
 	guest -d -p $n -a 'hz=10000' -t 300 -c "cat /dev/textsum; cat /dev/sysstat
 profdemo -p -t $n 1
 threadtest
-sleep 1
+${atkprof}sleep 1
 cat /dev/sysstat; cat /dev/textsum"
 	has "threadtest-$n" '^threadtest: ok$'
+	atkok $n
 	hasnt "threadtest-$n-no-fail" '^FAIL'
 	hasnt "threadtest-$n-no-panic" 'panic'
 	read -r counted profiled <<<"$(sed -nE 's/^profil: ([0-9]+) ticks counted, ([0-9]+) ticks profiled$/\1 \2/p' <<<"$out")"
