@@ -44,6 +44,8 @@ uint	kpstacks = 1;	/* recording stacks */
 
 static Kpcount	kpcount[MAXMACH];	/* each processor's counts */
 uint	ncell;		/* of cell in use: KPBIN + the bins of kernel text + KPSELF */
+uint	kpmask = KPnring - 1;	/* the rings' words in use, less 1 (dev/kpring.c) */
+uint	kproom = KPnring - KPrec;	/* and the most in use that leave room for a sample */
 /*
  * kpctl's commands, and kpstack's and kpgmon's snapshots
  * (dev/kpstack.c, dev/kpgmon.c): a QLock, as a read takes scheduling

@@ -30,10 +30,10 @@ typedef struct Kpstack {
 /*
  * One processor's counts: what its NMI adds to.  The NMI writes the
  * stack of each tick in ring, from head on, as its number of pcs and
- * the pcs, whole even past KPnring words (the rest is room for that),
- * then moves head on; a drain (dev/kpstack.c),
- * under the processor's kpdrain, adds those from tail to head to the
- * table, then moves tail on.  head and tail count words and wrap.
+ * the pcs, whole even past the words in use (kpmask + 1; the rest is
+ * room for that), then moves head on; a drain (dev/kpstack.c), under
+ * the processor's kpdrain, adds those from tail to head to the table,
+ * then moves tail on.  head and tail count words and wrap.
  */
 struct Kpcount {
 	uint	cell[KPncell];	/* kpdata's cells, in host order; the last is kpself's, never counted in */
@@ -50,6 +50,8 @@ struct Kpcount {
 };
 
 extern uint	ncell;		/* of cell in use: KPBIN + the bins of kernel text + KPSELF */
+extern uint	kpmask;		/* the words of ring in use less 1: KPnring - 1, but for the test kernel's kpring= */
+extern uint	kproom;		/* the most words in use at which a sample still has room: those in use less KPrec */
 extern uint	kpstacks;	/* kpctl's stacks on, set with no NMI counting; each Mach's Kpstacks says so to its NMI */
 
 /* a + b, sticking at the largest value, as the cells do. */

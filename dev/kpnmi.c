@@ -11,7 +11,7 @@
  * rest.  This file and kern/kpwalk.c are compiled without frame
  * pointers (mkfile): the NMI never samples itself, so its own frames
  * are on no stack that a walk follows, and the registers are worth
- * more (doc/benchmarks.md, kprof's NMI).
+ * more (doc/benchmarks.md, kprof's NMI records, process context adds).
  */
 #include "u.h"
 #include "mem.h"
@@ -87,8 +87,8 @@ static inline __attribute__((always_inline)) void
 more(Kpcount *k, Nmiframe *x, uint *f, int kernel)
 {
 	if(me->kpmore & Kpstacks){
-		if(k->head - k->tail <= KPnring - KPrec)
-			k->head += (kernel ? kpwalk : kpuwalk)(f, x->bp, k->ring + k->head % KPnring);
+		if(k->head - k->tail <= kproom)
+			k->head += (kernel ? kpwalk : kpuwalk)(f, x->bp, k->ring + (k->head & kpmask));
 		else
 			satinc(&k->cut);
 	}

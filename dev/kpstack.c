@@ -102,7 +102,7 @@ drain(Kpcount *k)
 
 	asm volatile("" ::: "memory");	/* head before the samples it covers: kprofnmi writes them first */
 	for(t = k->tail; t != h; t += 1 + m){
-		r = k->ring + t % KPnring;
+		r = k->ring + (t & kpmask);
 		m = r[0];
 		n = userend(r + 1, m);
 		for(x = Fnvbasis, i = 1; i <= n; i++)

@@ -3,7 +3,8 @@
 # user mode back its segment registers and direction flag; a table
 # that fills up cuts stacks and says so, the counts still summing to
 # cell 1; stacks are cut at 32 frames; startclr clears them; kpctl's
-# stacks off keeps kpstack empty while kpdata counts; and reads
+# stacks off keeps kpstack empty while kpdata counts; a buffer of
+# samples that fills cuts them and says so; and reads
 # of kpstack in storms of kpctl commands, from several processes on
 # several processors, panic nothing and leave the kernel text as it was.
 cd "$(dirname "$0")/../.." || exit 1
@@ -116,6 +117,25 @@ python3 tools/test/kpcheck.py "$kernel" "$T/after" spina >"$T/facts"
 echo "stacks on, then off: $half ticks, then $(fact ticks); $(fact stacksum) in kpstack"
 check stacks-half-sums [ "$(fact stacksum)" = "$half" -a "$(fact kstacksum)" = "$halfk" -a "$(fact ticks)" -ge $((half + 1000)) ]
 hasnt stacks-no-panic 'panic|kernel trap'
+
+# A buffer of samples that fills: with 64 words a processor (the test
+# kernel's kpring=), #S's chainc, which holds interrupts off for 65536
+# iterations at a time, takes ticks faster than its clock drains them.
+# The stacks with no room are cut, counted in kpctl's cut, and their
+# ticks are in their bins, so that the lines still add up to the cells.
+guest -T -d -p 1 -a 'hz=10000 kpring=64' -t 300 -o "$T/ring" -c "bind -a '#S' /dev
+echo startclr > /dev/kpctl
+echo c 3000000 > /dev/spinctl
+echo stop > /dev/kpctl
+cat /dev/kpctl
+cat /dev/kpdata /dev/kpstack > /dev/eia1"
+cut=$(grep -E '^off hz' <<<"$out" | awk '{ for(i = 1; i < NF; i++) if($i == "cut") print $(i+1) }')
+python3 tools/test/kpcheck.py "$kernel" "$T/ring" chainc:chainb,chaina,spinwrite >"$T/facts"
+echo "a ring of 64 words: $(fact bins chainc) ticks in chainc, $cut cut, $(fact chain chainc) with its whole stack"
+hasnt ring-no-warning 'warning'
+check ring-says-cut [ "${cut:-0}" -gt 0 ]
+check ring-sums-to-cells [ "$(fact stacksum)" = "$(fact ticks)" -a "$(fact kstacksum)" = "$(fact kernel)" -a "$(fact badlines)" = 0 ]
+check ring-cut-in-bins [ "$(fact leaf chainc)" = "$(fact bins chainc)" -a "$(fact chain chainc)" -lt "$(fact bins chainc)" -a "$(fact chain chainc)" -gt 0 ]
 
 # Storms, on 4 processors: kpctl's commands, kpstack's reads at odd
 # offsets and lengths and into bad buffers, and NMIs in code with
