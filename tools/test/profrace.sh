@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The profilers' look at a counter's page table entry and their write
+# at its user address (uaddsat16, uput32: kern/fns.h) run with
+# interrupts off, also on the way back from a system call, which turned
+# them on: else sbrk's shootdown could fall between the two, and the
+# write land, after sbrk returned, in the zeroes of a page given back
+# (kern/trap.c).  gdb stops at each of those looks (the testb that
+# the section ufixups lists for each) while atk_prof mix's threads tick
+# in loops of system calls, 300 times (tens of them on a system call's
+# way back), and counts those with interrupts on: none.  Before the
+# fix, a third of them had.
+cd "$(dirname "$0")/../.." || exit 1
+. tools/test/lib.bash
+
+cat >"$T/race.py" <<'EOF'
+import gdb
+N = 300
+gdb.execute("set trust-readonly-sections on")
+lo = int(gdb.parse_and_eval("(unsigned)&ufixups"))
+hi = int(gdb.parse_and_eval("(unsigned)&eufixups"))
+pcs = [int(gdb.parse_and_eval("*(unsigned*)%d" % a)) for a in range(lo, hi, 8)]
+# A look at the entry is the first listed of its write's instructions: a testb.
+looks = set()
+for pc in pcs:
+    if gdb.execute("x/i %d" % pc, to_string=True).find("testb") >= 0:
+        looks.add(pc)
+for pc in sorted(looks):
+    gdb.execute("hbreak *%d" % pc, to_string=True)
+hits = sys = on = 0
+while hits < N:
+    gdb.execute("continue", to_string=True)
+    hits += 1
+    if int(gdb.parse_and_eval("$eflags")) & 0x200:
+        on += 1
+    if int(gdb.parse_and_eval("$up()->ureg->trap")) == 64:
+        sys += 1
+print("profrace: %d looks (%d instructions): %d on a system call's way back, %d with interrupts on" % (hits, len(looks), sys, on))
+gdb.execute("delete")
+gdb.execute("continue")
+EOF
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("localhost", 0)); print(s.getsockname()[1])')
+GDBPORT=$port timeout 600 ./run-qemu.sh -k -d -g -p 2 -a 'hz=10000' -c 'atk_prof mix 300' >"$T/console" 2>&1 &
+qemu=$!
+for i in $(seq 1200); do
+	ss -ltn | grep -q ":$port " && break
+	sleep 0.1
+done
+timeout 600 gdb -q -batch -nx -ex "set \$gdbport = $port" -x tools/gdbinit -x "$T/race.py" >"$T/gdb" 2>&1
+wait $qemu
+st=$?
+out=$(tr -d '\r\0' <"$T/console")
+check guest-status [ "$st" = 0 ]
+has atk_prof-mix '^atk_prof: mix: ok$'
+out=$(cat "$T/gdb")
+read -r looks sys on <<<"$(sed -nE 's/^profrace: ([0-9]+) looks \([0-9]+ instructions\): ([0-9]+) on a system call.s way back, ([0-9]+) with interrupts on$/\1 \2 \3/p' <<<"$out")"
+echo "profrace: ${looks:-?} looks, ${sys:-?} after a system call, ${on:-?} with interrupts on"
+check looks-300 [ "${looks:-0}" = 300 ]
+check looks-after-syscalls [ "${sys:-0}" -gt 0 ]
+check looks-interrupts-off [ "${on:-1}" = 0 ]
+[ "$fail" = 0 ] || sed 's/^/	| /' "$T/gdb" | tail -20
+
+summary profrace
