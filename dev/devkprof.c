@@ -27,7 +27,7 @@ enum {
 
 	Kpoutside	= 23,	/* the NMI's instructions its rdtscs miss at a user tick: 3 before, 13 + 7 after (objdump -d: usertick's; kprofnmi's own, with stacks off, 1 fewer) */
 	Kpoutkernel	= 1,	/* and the more at a kernel tick (kerneltick's) */
-	Kpnmicost	= 512,	/* an NMI's cost, till a processor's own mean takes over (dev/kpnmi.c, nmicost) */
+	Kpnmicost	= 2048,	/* an NMI's cost, till a processor's own mean takes over (dev/kpnmi.c, nmicost) */
 };
 
 static Dirtab kprofdir[] = {
@@ -138,7 +138,8 @@ kprofinit(void)
 	for(k = 0; k < MAXMACH; k++){
 		mach[k].kp = &kpcount[k];
 		mach[k].kpmore = Kpstacks;
-		kpcount[k].nmicap = 2*Kpnmicost;
+		kpcount[k].nmimean = Kpnmicost;
+		kpcount[k].nmicap = Kpnmicost + Kpnmicost/2;
 	}
 }
 

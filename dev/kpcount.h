@@ -38,7 +38,8 @@ typedef struct Kpstack {
 struct Kpcount {
 	uint	cell[KPncell];	/* kpdata's cells, in host order; the last is kpself's, never counted in */
 	uvlong	cycles;		/* time-stamp counts in the NMI, from its first rdtsc to its last (nmicost) */
-	uint	nmicap;		/* twice its NMIs' running mean cost, in time-stamp counts (nmicost) */
+	uint	nmimean;	/* its NMIs' running mean cost, in time-stamp counts (nmicost) */
+	uint	nmicap;		/* 1.5 times nmimean: a count over it spans a turn */
 	Kpstack	stack[KPnstack];
 	uint	pc[KPnpc];	/* the stacks' pcs */
 	uint	npc;		/* of pc in use */

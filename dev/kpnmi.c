@@ -31,17 +31,21 @@
  * What an NMI cost, from d, the time-stamp counts it took.  Under -d
  * they are all the processors' instructions, which QEMU runs in turns,
  * and a turn that ends inside an NMI puts the others' turns in its d:
- * on 4 processors 1 NMI in 10, adding half again to the sum.  Those
- * turns are hundreds to thousands of instructions, and the NMI's own
- * cost varies by less than 2 to 1 on a processor with stacks on (230
- * in a user loop to 410 in #S's spina, doc/benchmarks.md), so a d over
- * nmicap, twice the processor's running mean, spans a turn, and counts
- * at the mean.  The mean moves half way to the d of every 8th NMI it
- * takes, by the processor's count of them, which costs an NMI 4
- * instructions where moving it by 1/8 at each took 9; one it refuses
- * still raises it by 1/32, so that a processor whose NMIs do become
- * twice as dear (a deeper stack) is followed after a few.  Without -d
- * the counter is host time, and such a d is the host thread
+ * on 4 processors 1 NMI in 10, adding half again to the sum, on 8 more
+ * than half.  Those turns are a hundred instructions to thousands,
+ * while an NMI's own cost stays within 1.5 times its processor's mean
+ * (at most 1.31 times in runtest, 1.23 in #S's tree of stacks, on 1
+ * processor: doc/benchmarks.md), so a d over nmicap, 1.5 times the
+ * running mean, spans a turn, and counts at the mean.  The mean moves
+ * half way to the d of every 8th NMI it takes, by the processor's
+ * count of them, which costs an NMI 4 instructions where moving it by
+ * 1/8 at each took 9.  One it refuses still raises it by 1/128, so
+ * that a processor whose NMIs do become dearer (a deeper stack) is
+ * followed after some tens, and yet on 8 processors the refused do
+ * not carry the mean off (with twice the mean and 1/32 the row came
+ * out 1.2 times the exact count there, with 1.5 and 1/128 1.04).  It
+ * starts high (Kpnmicost), as one too high comes down fast.  Without
+ * -d the counter is host time, and such a d is the host thread
  * descheduled: not the NMI's cost either.
  */
 static inline uint
@@ -50,12 +54,16 @@ nmicost(Kpcount *k, uint d)
 	uint mean;
 
 	if(d > k->nmicap){
-		mean = k->nmicap / 2;
-		k->nmicap += k->nmicap / 32;
+		mean = k->nmimean;
+		k->nmimean = mean + mean/128;
+		k->nmicap = k->nmimean + k->nmimean/2;
 		return mean;
 	}
-	if(k->cell[KPTOTAL] % 8 == 0)
-		k->nmicap = k->nmicap / 2 + d;
+	if(k->cell[KPTOTAL] % 8 == 0){
+		mean = (k->nmimean + d) / 2;
+		k->nmimean = mean;
+		k->nmicap = mean + mean/2;
+	}
 	return d;
 }
 
