@@ -77,10 +77,10 @@ echo
 
 echo "## kprof's NMI, instruction by instruction"
 echo
-echo "\`gdb\` steps through 20 of kprof's NMIs (tools/intstep.py, after 5 not counted, as the first at a"
-echo "stack may insert it in the table), from \`nmientry\` (which gdb names by the label before it,"
+echo "\`gdb\` steps through 20 of kprof's NMIs (tools/intstep.py, after 5 not counted, while the"
+echo "self-count's running mean settles), from \`nmientry\` (which gdb names by the label before it,"
 echo "\`trapretend\`) to the iret, with kprof on, that interrupt: \`bench\`'s loop in user mode (a"
-echo "user stack of 3 pcs, and of 8 with -u); #S's \`spina\` (a stack of 6 frames: spina, spinwrite, syswrite, syscall, trap,"
+echo "user stack of 3 pcs, and of 8 with -u; and with kpctl's stacks off); #S's \`spina\` (a stack of 6 frames: spina, spinwrite, syswrite, syscall, trap,"
 echo "alltraps); and #S's \`chainc\`, interrupts off (8 frames: chaina and chainb more)."
 echo "\`./run-qemu.sh -k -T -d -p 1 -g -c \"bind -a '#S' /dev; echo start > /dev/kpctl; WORKLOAD\"\`."
 echo
@@ -99,6 +99,7 @@ nmistep() {
 read -r lo size <<<"$(nm -S o/test/bench | awk '$4 ~ /^work(\.|$)/ { print $1, $2 }')"
 nmistep "user (bench)" "bench 1000000" "$lo" "$size"
 nmistep "user (bench -u), 8 user pcs" "bench -u 1000000" "$lo" "$size"
+nmistep "user (bench), stacks off" "echo stacks off > /dev/kpctl; bench 1000000" "$lo" "$size"
 read -r lo size <<<"$(nm -S o/kerneltest | awk '$4 == "spina" { print $1, $2 }')"
 nmistep "spina, 6 frames" "echo a 100000000 > /dev/spinctl" "$lo" "$size"
 read -r lo size <<<"$(nm -S o/kerneltest | awk '$4 == "chainc" { print $1, $2 }')"
