@@ -87,14 +87,18 @@ ticker(int i)
 	}
 }
 
-/* A thread body: add to zone[0], a counter of mix's first buffer, as the kernel does. */
+/*
+ * A thread body: add to zone[1026], the counter of spinloop's loop in
+ * mix's first buffer, where the kernel adds the ticks of the threads
+ * in spinloop: its compare-and-swap must still get through.
+ */
 static void
 adder(int i)
 {
 	(void)i;
 	__atomic_add_fetch(&nstarted, 1, __ATOMIC_SEQ_CST);
 	while(!stop)
-		zone[1024]++;
+		zone[1026]++;
 }
 
 static int
