@@ -213,18 +213,22 @@ typedef struct Ufixup {
 extern Ufixup	ufixups[], eufixups[];	/* boot/kernel.ld */
 #define UFIXUP(insn, fix)	".pushsection ufixups, \"a\"\n\t.balign 4\n\t.long " insn ", " fix "\n\t.popsection\n\t"
 
+/*
+ * The look before a write at user address va: below lim, and its page
+ * the user's, its entry read through VPT; a page table that is not
+ * there faults at 1, which the caller lists with UFIXUP.  Uses the
+ * operands va, t, lim, vpt and u, and the label bad.
+ */
+#define UCHECK	"cmpl %[lim], %[va]\n\tja %l[bad]\n\tmovl %[va], %[t]\n\tshrl $12, %[t]\n\t" \
+		"1: testb %[u], %c[vpt](,%[t],4)\n\tjz %l[bad]\n\t"
+
 /* Store v in the 4 bytes at user address va, which is a multiple of 4. */
 static inline int
 uput32(uintptr va, uint v)
 {
 	uint t;
 
-	asm volatile goto("cmpl %[lim], %[va]\n\t"
-		"ja %l[bad]\n\t"
-		"movl %[va], %[t]\n\t"
-		"shrl $12, %[t]\n\t"
-		"1: testb %[u], %c[vpt](,%[t],4)\n\t"
-		"jz %l[bad]\n\t"
+	asm volatile goto(UCHECK
 		"2: movl %[v], (%[va])\n\t"
 		UFIXUP("1b", "%l[bad]")
 		UFIXUP("2b", "%l[bad]")
@@ -248,12 +252,7 @@ uaddsat16(uintptr va, uint n)
 {
 	uint t, c;
 
-	asm volatile goto("cmpl %[lim], %[va]\n\t"
-		"ja %l[bad]\n\t"
-		"movl %[va], %[t]\n\t"
-		"shrl $12, %[t]\n\t"
-		"1: testb %[u], %c[vpt](,%[t],4)\n\t"
-		"jz %l[bad]\n\t"
+	asm volatile goto(UCHECK
 		"2: movzwl (%[va]), %%eax\n\t"
 		"3: leal (%%eax,%[n]), %[t]\n\t"
 		"cmpl $0xFFFF, %[t]\n\t"

@@ -101,20 +101,6 @@ adder(int i)
 		zone[1026]++;
 }
 
-static int
-thread(void (*fn)(int), int arg)
-{
-	int pid;
-
-	if((pid = rfork(RFPROC|RFMEM)) < 0)
-		fatal("rfork");
-	if(pid == 0){
-		fn(arg);
-		_exit(0);
-	}
-	return pid;
-}
-
 /* Start n threads of fn and wait until they run. */
 static void
 startn(void (*fn)(int), int n)
@@ -127,20 +113,6 @@ startn(void (*fn)(int), int n)
 		thread(fn, i);
 	while(nstarted < n)
 		getpid();
-}
-
-/* Wait for n children; how many did not exit 0. */
-static int
-waitn(int n)
-{
-	int bad, status;
-
-	for(bad = 0; n > 0; n--){
-		if(wait(&status) < 0)
-			fatal("wait");
-		bad += status != 0;
-	}
-	return bad;
 }
 
 /* The first index in [lo, hi) of h that is not 0, or hi. */

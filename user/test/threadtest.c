@@ -71,36 +71,6 @@ profiled(void)
 	return prof;
 }
 
-/* Start a thread running fn(arg), which then exits 0; its pid. */
-static int
-thread(void (*fn)(int), int arg)
-{
-	int pid;
-
-	if((pid = rfork(RFPROC|RFMEM)) < 0)
-		fatal("rfork");
-	if(pid == 0){
-		fn(arg);
-		_exit(0);
-	}
-	return pid;
-}
-
-/* Wait for n children; how many exited with a status other than 0. */
-static int
-waitn(int n)
-{
-	int bad, status;
-
-	bad = 0;
-	while(n-- > 0){
-		if(wait(&status) < 0)
-			fatal("wait");
-		bad += status != 0;
-	}
-	return bad;
-}
-
 /*
  * rfork(RFPROC|RFMEM) for a thread that exits at once, waited for:
  * rfork's result, and its errno in *err.

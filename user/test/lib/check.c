@@ -112,3 +112,32 @@ asm(
 	".globl spinend\n"
 	"spinend:\n"
 );
+
+/* Start a thread running fn(arg), which then exits 0; its pid. */
+int
+thread(void (*fn)(int), int arg)
+{
+	int pid;
+
+	if((pid = rfork(RFPROC|RFMEM)) < 0)
+		fatal("rfork");
+	if(pid == 0){
+		fn(arg);
+		_exit(0);
+	}
+	return pid;
+}
+
+/* Wait for n children; how many exited with a status other than 0. */
+int
+waitn(int n)
+{
+	int bad, status;
+
+	for(bad = 0; n > 0; n--){
+		if(wait(&status) < 0)
+			fatal("wait");
+		bad += status != 0;
+	}
+	return bad;
+}

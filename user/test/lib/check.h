@@ -14,6 +14,8 @@ void	fatal(const char *what);
 unsigned long	now(void);
 unsigned long	histsum(const unsigned short *h, unsigned long lo, unsigned long hi);
 int	allzero(const void *p, unsigned long n);
+int	thread(void (*fn)(int), int arg);
+int	waitn(int n);
 
 /*
  * spinloop(n), n > 0: count n down to 0 in a loop of two instructions.
