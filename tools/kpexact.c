@@ -49,7 +49,10 @@
  * A block of trap entry that runs before gs is loaded counts for the
  * processor that ran kernel code last; user instructions count in the
  * total only.  So kpcpu's counts are exact to within a few entry
- * instructions per trap.
+ * instructions per trap.  With one processor gs is not read: the call
+ * at each block of kernel text that reads it made a run of the kernel
+ * on one processor twice as slow (QEMU copies all the registers out
+ * for it).
  *
  * What it counts is kprof's scope (kpctl's pid, kern/kpproc.c): the
  * kernel marks with kpsc, KPSCOPE, whether what a processor runs from
@@ -171,6 +174,7 @@ static uint64_t *c, *base, *sum;
 static uint64_t *cpukern;	/* c + 1 + nbins */
 static uint64_t mach[Maxcpu];	/* each processor's gs base, as seen, 0 for none yet */
 static int ncpu;		/* of mach in use */
+static int nvcpu;		/* processors QEMU has made, all before any code runs */
 static int cur;			/* the processor whose kernel code ran last */
 static struct qemu_plugin_register *gsbase, *eax, *edx, *cr3;
 static GByteArray *gsbuf;
@@ -401,9 +405,12 @@ translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	uintptr_t m;
 
 	(void)id;
-	if(qemu_plugin_tb_vaddr(tb) - text < textsize)
-		qemu_plugin_register_vcpu_tb_exec_cb(tb, kernelblock, QEMU_PLUGIN_CB_R_REGS, NULL);
-	else
+	if(qemu_plugin_tb_vaddr(tb) - text < textsize){
+		if(nvcpu > 1)
+			qemu_plugin_register_vcpu_tb_exec_cb(tb, kernelblock, QEMU_PLUGIN_CB_R_REGS, NULL);
+		else
+			ncpu = 1;	/* cur stays 0 */
+	}else
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, userblock, QEMU_PLUGIN_CB_R_REGS, NULL);
 	for(i = 0; i < n; i++){
 		insn = qemu_plugin_tb_get_insn(tb, i);
@@ -429,6 +436,7 @@ vcpuinit(qemu_plugin_id_t id, unsigned int vcpu)
 
 	(void)id;
 	(void)vcpu;
+	nvcpu++;
 	if(gsbase != NULL)
 		return;
 	r = qemu_plugin_get_registers();
