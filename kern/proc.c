@@ -272,7 +272,7 @@ yield(void)
  *	dev/devcons.c	conswrite: every 64 bytes printed
  *	dev/devspin.c	spina, spinb: every 64K turns of the loop
  *	kern/mmu.c	mapuser, copypgdir: every page (sbrk, exec, fork)
- *	kern/exec.c	loadsegs: every page read
+ *	kern/exec.c	loadsegs: every program header and page read
  *	kern/kpproc.c	kpprocread: every 32 lines printed (bounded, but
  *			some 2 ms with the table of exited processes full)
  *
