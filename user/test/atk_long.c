@@ -1,11 +1,12 @@
 /*
- * atk_long sbrk|fork|exec|headers: a child sleeps 100 ms while its
- * parent makes one long system call: sbrk of 96 MB (every page zeroed),
+ * atk_long sbrk|fork|exec|headers|dirs: a child sleeps 100 ms while its
+ * parent makes long system calls: sbrk of 96 MB (every page zeroed),
  * fork of a 48 MB process (every page copied), exec of a program whose
- * bss is 96 MB, exec of a program with 30000 program headers, all but
- * its own empty, by four processes at once.  The child prints how long its sleep took: the
- * scheduling points in page mapping, copying and reading the headers
- * must let it wake on time.
+ * bss is 96 MB, exec of programs with 30000 program headers, all but
+ * their own empty, by four processes at once, or reads of a directory
+ * of 900 files whole, by four processes at once.  The child prints how
+ * long its sleep took: the scheduling points in page mapping, copying,
+ * and reading headers and directories must let it wake on time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +86,38 @@ mkheaders(void)
 	return 0;
 }
 
+/* /tmp/dirs, a directory of (at most) 900 empty files: the root file system's 1024 nodes, less those in use. */
+static int
+mkdirs(void)
+{
+	char name[32];
+	int i, fd;
+
+	if(mkdir("/tmp/dirs") < 0)
+		return -1;
+	for(i = 0; i < 900; i++){
+		snprintf(name, sizeof name, "/tmp/dirs/%d", i);
+		if((fd = create(name, O_WRONLY, 0664)) < 0)
+			break;
+		close(fd);
+	}
+	return i > 500 ? 0 : -1;
+}
+
+/* Read /tmp/dirs whole, n times. */
+static void
+readdirs(int n)
+{
+	static struct Dir d[1024];
+	int fd;
+
+	while(n-- > 0){
+		if((fd = open("/tmp/dirs", O_RDONLY)) < 0 || read(fd, d, sizeof d) < 500*(long)sizeof d[0])
+			printf("atk_long: read of /tmp/dirs failed\n");
+		close(fd);
+	}
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -98,6 +131,10 @@ main(int argc, char *argv[])
 		printf("atk_long: cannot make /tmp/bigbss\n");
 		return 1;
 	}
+	if(strcmp(kind, "dirs") == 0 && mkdirs() < 0){
+		printf("atk_long: cannot make /tmp/dirs\n");
+		return 1;
+	}
 	if(strcmp(kind, "headers") == 0 && mkheaders() < 0){
 		printf("atk_long: cannot make /tmp/manyph\n");
 		return 1;
@@ -107,6 +144,7 @@ main(int argc, char *argv[])
 		sleep(100);
 		t1 = clockticks(&hz);
 		printf("atk_long: %s: sleep(100) took %u ms\n", kind, (t1 - t0)*1000/hz);
+		printf("atk_long: %s: %u ticks at %u Hz\n", kind, t1 - t0, hz);
 		exit(0);
 	}
 	sleep(20);	/* the child is asleep */
@@ -147,8 +185,21 @@ main(int argc, char *argv[])
 						wait(&st);
 				exit(0);
 			}
+	}else if(strcmp(kind, "dirs") == 0){
+		for(i = 0; i < 4; i++)
+			if(fork() == 0){
+				readdirs(15);
+				exit(0);
+			}
 	}
 	while(wait(&st) >= 0)
 		;
+	if(strcmp(kind, "dirs") == 0){
+		for(i = 0; i < 900; i++){
+			snprintf(name, sizeof name, "/tmp/dirs/%d", i);
+			remove(name);
+		}
+		remove("/tmp/dirs");
+	}
 	return 0;
 }
