@@ -18,7 +18,7 @@ usage: ./run-qemu.sh [-k] [-T] [-d] [-g] [-p CPUS] [-c 'COMMANDS'] [-o FILE] [-a
   -t SECONDS   kill a guest still running after SECONDS (with -c, default 120;
                with -g, none: a person at gdb takes the time they take)
   -x DIR       with -d, count every instruction at every pc (the plugin o/host/kpexact.so)
-               while kprof counts, into DIR/kpdata, kpctl and kpcpu (tools/profile -x)
+               while kprof counts, in its scope, into DIR/kpdata, kpctl and kpcpu (tools/profile -x)
 Exit status with -c: the commands' status (126 for any over 126); 124 if the
 guest hung and was killed; 1 also if QEMU itself failed.
 EOT

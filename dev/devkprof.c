@@ -56,31 +56,47 @@ uint	kproom = KPnring - KPrec;	/* and the most in use that leave room for a samp
 static QLock	kproflk = { .lk.name = "kprof" };
 
 /*
- * kprof's own cost in ticks.  A processor's ticks sample its time
- * outside its NMIs, as no NMI samples itself, so its NMIs' counts c
- * (what they counted, with the Kpoutside, and Kpoutkernel, of each), of
- * its time T, are c * ticks / (T - c) ticks, and the row is then
- * c/T of the whole.  Under -d (virtualclock) the clock counts all the
- * processors' instructions, and T is taken as 1/nmach of it: QEMU's
- * turns give them unequal parts, but equal ticks, so the row is still
- * all the NMIs' counts over all the instructions.
+ * kprof's own cost in ticks.  Ticks sample the time outside the NMIs,
+ * as no NMI samples itself, so NMIs that counted c of time T that took
+ * n ticks, in scope or not, are worth c * n / (T - c) ticks: the row is
+ * then c/T of the time that the profile's ticks sample, whatever share
+ * of it the scope took.  c is the cost of the ticks counted, what
+ * each NMI counted with the Kpoutside, and Kpoutkernel, it misses: a
+ * tick out of scope costs the scope nothing.
+ *
+ * On the host's clock each processor's T is the whole time.  Under -d
+ * (virtualclock) the clock counts all the processors' instructions,
+ * and QEMU's turns share each tick's among those that run, not those
+ * halted in idle: so T is the instructions of the ticks at which some
+ * processor ran (the clock's time less the ticks that found them all
+ * idle), and n the ticks that found a processor busy.  A process
+ * alone on two processors, the other idle, has all of a tick's
+ * instructions; two side by side half each.
  */
 static uint
 kpself(void)
 {
-	uvlong t = nmiclocktime(0), c, n = 0;
+	uvlong t = nmiclocktime(0), c, cs = 0, n, all = 0, busy = 0, allidle = 0, r = 0;
 	Kpcount *p;
 	int k;
 
-	if(virtualclock)
-		t /= nmach;
 	for(k = 0; k < nmach; k++){
 		p = mach[k].kp;
 		c = p->cycles + (uvlong)Kpoutside * p->cell[KPTOTAL] + Kpoutkernel * p->cell[KPKERNEL];
-		if(c < t)
-			n += c * p->cell[KPTOTAL] / (t - c);
+		n = (uvlong)p->cell[KPTOTAL] + p->skip;
+		if(!virtualclock && c < t)
+			r += c * n / (t - c);
+		cs += c;
+		all += n;
+		busy += n - p->idle;
+		allidle += p->allidle;
 	}
-	return n > 0xFFFFFFFF ? 0xFFFFFFFF : n;
+	if(virtualclock && all > 0){
+		t = t / all * (all - allidle);
+		if(cs < t)
+			r = cs * busy / (t - cs);
+	}
+	return r > 0xFFFFFFFF ? 0xFFFFFFFF : r;
 }
 
 /* Cell i summed over the processors. */

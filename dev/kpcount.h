@@ -40,6 +40,9 @@ struct Kpcount {
 	uvlong	cycles;		/* time-stamp counts in the NMI, from its first rdtsc to its last (nmicost) */
 	uint	nmimean;	/* its NMIs' running mean cost, in time-stamp counts (nmicost) */
 	uint	nmicap;		/* 1.5 times nmimean: a count over it spans a turn */
+	uint	skip;		/* ticks out of scope, which count nowhere else (kpself) */
+	uint	idle;		/* ticks, in scope or not, that found the processor idle */
+	uint	allidle;	/* of those, the ones that found every processor idle */
 	Kpstack	stack[KPnstack];
 	uint	pc[KPnpc];	/* the stacks' pcs */
 	uint	npc;		/* of pc in use */

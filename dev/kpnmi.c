@@ -100,8 +100,9 @@ more(Kpcount *k, Nmiframe *x, uint *f, int kernel)
  * One more tick, at pc in frame f of x, kernel or not, unless it is
  * out of scope; then done.  extra says whether there may be more to do
  * (1), or is (2: kpmore is set).  Both are constants, so that each kind
- * has a path of its own.  A tick out of scope counts nowhere, but the
- * first processor still rearms the clock.
+ * has a path of its own.  A tick out of scope counts only as skipped,
+ * for kprof's own row (dev/devkprof.c, kpself), and the first
+ * processor still rearms the clock.
  */
 static inline __attribute__((always_inline)) void
 count(Nmiframe *x, uint *f, uint pc, int kernel, int extra)
@@ -109,6 +110,7 @@ count(Nmiframe *x, uint *f, uint pc, int kernel, int extra)
 	Kpcount *k;
 
 	if(!kpproctick(me->proc, kernel)){
+		satinc(&me->kp->skip);
 		if(extra && (me->kpmore & Kprearm))
 			nmiclocknext();
 		me->kpbusy = 0;
@@ -133,6 +135,25 @@ usertick(Nmiframe *x)
 }
 
 /*
+ * A tick that found this processor idle, in scope or not, and whether
+ * every processor was: under -d the busy ones share each tick's
+ * instructions, and these say how many there were (dev/devkprof.c,
+ * kpself).  Only an idle tick pays for the loop.
+ */
+static NOPROF __attribute__((noinline)) void
+idletick(void)
+{
+	Kpcount *k = me->kp;
+	int i;
+
+	satinc(&k->idle);
+	for(i = 0; i < nmach; i++)
+		if(!mach[i].idling)
+			return;
+	satinc(&k->allidle);
+}
+
+/*
  * A tick in the kernel's addresses, at pc in NMI frame x.  At the first
  * instruction of a vector, the tick is the interrupted code's, whose
  * frame the vector's interrupt pushed.  One outside kernel text, as a
@@ -143,6 +164,8 @@ kerneltick(Nmiframe *x, uint pc)
 {
 	uint *f = &x->pc;
 
+	if(me->idling)
+		idletick();
 	if(pc - (uint)vec0 < (uint)kvecsize){
 		f = delivered(f);	/* kern/trap.c */
 		pc = f[0];

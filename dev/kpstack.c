@@ -173,6 +173,7 @@ stackreset(Mach *m)
 	k->npc = 0;
 	k->cut = 0;
 	k->cycles = 0;
+	k->skip = k->idle = k->allidle = 0;
 	k->head = k->tail = 0;
 	drainunlock(m);
 }

@@ -311,6 +311,7 @@ void	procsweep(void (*)(Proc*, void*), void*);
 extern volatile uint	kpscoped;
 int	kpscope(char*);
 char	*kpscopename(char*, int);
+void	kpscopemark(Proc*);
 void	kpprocclear(void);
 void	kpprocreap(Proc*);
 long	kpprocread(void*, long, uvlong);

@@ -83,7 +83,25 @@ kpscope(char *arg)
 	procsweep(kpmark, &s);
 	kpscoped = s.pid >= 0;
 	scopepid = s.pid;
+	kpscopemark(up);
 	return 0;
+}
+
+/*
+ * Mark, for an exact count of the scope alone (kern/kprof.h, KPSCOPE),
+ * whether what this processor runs from here, process p or none, is
+ * in kprof's scope, as kpproctick would find it.  The scheduler marks
+ * each process it takes up and each time it comes back; kpscope marks
+ * the process that changed the scope.  A process that another
+ * processor runs meanwhile is marked at its next switch.
+ */
+void
+kpscopemark(Proc *p)
+{
+	if(p == nil)
+		KPSCOPE(kpscoped ? 0 : KPSCIN, 0);
+	else
+		KPSCOPE((p->kpin >= kpscoped ? KPSCIN : 0) | KPSCPROC, PADDR(p->pgdir));
 }
 
 /* The scope, as kpctl's status line says it: a pid, or all; in buf. */

@@ -31,7 +31,12 @@
  * count taken outside the machine (tools/kpexact.c, a QEMU plugin that
  * counts instructions between the marks): KPMARK, a nop that no
  * compiler emits, nopl disp32(%eax), whose KPMARKLEN bytes are
- * KPMARKOP and a displacement that spells kpon, kpcl or kpof.
+ * KPMARKOP and a displacement that spells kpon, kpcl or kpof.  And
+ * where a processor's work enters or leaves kprof's scope, so that the
+ * count is of the scope's alone: kpsc, KPSCOPE, when the scheduler
+ * takes up a process or comes back, and when kpctl's pid changes the
+ * scope of the process that writes it, with KPSCIN and KPSCPROC in
+ * eax and the process's page directory in edx.
  *
  * kpproc is text, a line for each process with ticks in the run,
  *	pid ppid name user kernel
@@ -57,10 +62,14 @@ enum {
 	KPMAXFRAMES	= KPKFRAMES + 1 + KPUFRAMES,	/* pcs in it, the mark included */
 	KPPCDIGITS	= 8,	/* hex digits of a pc in kpstack */
 	KPMARKLEN	= 7,	/* bytes of a mark */
+	KPSCIN		= 1,	/* KPSCOPE's word: in scope */
+	KPSCPROC	= 2,	/* and a process's */
 };
 
 #define KPUMARK	0xFFFFFFFFU	/* kpstack's pc where the user stack starts: never a user or kernel text pc */
 #define KPMARKOP	"\x0f\x1f\x80"
 #define KPMARK(s)	asm volatile(".byte 0x0f, 0x1f, 0x80\n.ascii \"" s "\"")
+/* The mark kpsc, with its word in eax: KPSCIN if what the processor runs from here is in kprof's scope, KPSCPROC if it is a process, whose page directory's physical address is in edx. */
+#define KPSCOPE(w, pd)	asm volatile(".byte 0x0f, 0x1f, 0x80\n.ascii \"kpsc\"" : : "a"(w), "d"(pd))
 
 #endif

@@ -174,7 +174,9 @@ idle(void)
  * next on another processor, change its tables there, or exit and free
  * them: this one lets go of them, and of what its TLB holds of them.
  * Interrupts are off but in idle: a process that a wakeup on another
- * processor readies is seen here by the next tick at the latest.
+ * processor readies is seen here by the next tick at the latest.  Each
+ * pass, and each process taken up, is marked in or out of kprof's
+ * scope, for its exact count (kpscopemark).
  */
 void
 scheduler(void)
@@ -184,6 +186,7 @@ scheduler(void)
 
 	cli();
 	for(;;){
+		kpscopemark(nil);
 		ilock(&procs);
 		if((p = runq.head) == nil){
 			m->idling = 1;
@@ -196,6 +199,7 @@ scheduler(void)
 		if(runq.head == nil)
 			runq.tail = nil;
 		m->proc = p;
+		kpscopemark(p);
 		switchuvm(p);
 		fxrstor(&p->fpsave);	/* its FPU registers, until it stops (kern/fpu.c) */
 		p->state = Running;

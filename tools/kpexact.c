@@ -49,7 +49,23 @@
  * A block of trap entry that runs before gs is loaded counts for the
  * processor that ran kernel code last; user instructions count in the
  * total only.  So kpcpu's counts are exact to within a few entry
- * instructions per trap.
+ * instructions per trap.  With one processor gs is not read: the call
+ * at each block of kernel text that reads it made a run of the kernel
+ * on one processor twice as slow (QEMU copies all the registers out
+ * for it).
+ *
+ * What it counts is kprof's scope (kpctl's pid, kern/kpproc.c): the
+ * kernel marks with kpsc, KPSCOPE, whether what a processor runs from
+ * there is in scope, at each process the scheduler takes up and each
+ * time it comes back (with no process: idle, in scope only while
+ * everything is), and in the process that changes the scope.  Kernel
+ * instructions count while their processor's work is in scope.  User
+ * instructions count while their process is: a process's page tables
+ * name it, so the mark of a process notes its page directory, and each
+ * block outside kernel text looks cr3 up, once some mark has said out of
+ * scope (till then everything is in).  A process that another
+ * processor runs while the scope changes counts as it was till its
+ * next switch.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -134,6 +150,7 @@ enum {
 	Unit		= 1000,		/* instructions a kpdata count stands for */
 	Hz		= 1000000000 / Unit,	/* the units a second under -d */
 	Maxcpu		= 64,		/* processors told apart */
+	Npage		= 1<<20,	/* pages a 32-bit cr3 can name */
 };
 
 /* What a mark says. */
@@ -141,6 +158,7 @@ enum {
 	Mon = 1,	/* kpon: counting starts, if it was off */
 	Mclr,		/* kpcl: the counts start again from 0 */
 	Moff,		/* kpof: counting stops; write the files */
+	Mscope,		/* kpsc: in or out of scope, in eax */
 };
 
 /*
@@ -156,9 +174,14 @@ static uint64_t *c, *base, *sum;
 static uint64_t *cpukern;	/* c + 1 + nbins */
 static uint64_t mach[Maxcpu];	/* each processor's gs base, as seen, 0 for none yet */
 static int ncpu;		/* of mach in use */
+static int nvcpu;		/* processors QEMU has made, all before any code runs */
 static int cur;			/* the processor whose kernel code ran last */
-static struct qemu_plugin_register *gsbase;
+static struct qemu_plugin_register *gsbase, *eax, *edx, *cr3;
 static GByteArray *gsbuf;
+static uint8_t out[Maxcpu];	/* the processor's work is out of scope */
+static uint8_t *pageout;	/* by page of page directory: the process is out of scope */
+static int scoping;		/* a mark has said out of scope: user blocks look */
+static int userout;		/* the user block running is out of scope */
 static const char *outdir;
 static int on;			/* between kpon and kpof */
 
@@ -250,14 +273,32 @@ writeout(void)
 	fclose(f);
 }
 
+/* The low 32 bits of register r of the processor running, or 0 if it cannot be read. */
+static uint32_t
+reg32(struct qemu_plugin_register *r)
+{
+	g_byte_array_set_size(gsbuf, 0);
+	if(qemu_plugin_read_register(r, gsbuf) < 4)
+		return 0;
+	return gsbuf->data[0] | gsbuf->data[1]<<8 | gsbuf->data[2]<<16 | (uint32_t)gsbuf->data[3]<<24;
+}
+
 /* A mark ran, on some processor, while the others stood still. */
 static void
 mark(unsigned int vcpu, void *udata)
 {
+	uint32_t w;
 	size_t i;
 
 	(void)vcpu;
 	switch((uintptr_t)udata){
+	case Mscope:
+		w = reg32(eax);
+		out[cur] = !(w & KPSCIN);
+		if(w & KPSCPROC)
+			pageout[reg32(edx) >> 12] = out[cur];
+		scoping |= out[cur];
+		break;
 	case Mon:
 		if(!on)
 			memcpy(base, c, ncounter*sizeof c[0]);
@@ -295,7 +336,18 @@ markof(const struct qemu_plugin_insn *insn)
 		return Mclr;
 	if(memcmp(b + 5, "of", 2) == 0)
 		return Moff;
+	if(memcmp(b + 5, "sc", 2) == 0)
+		return Mscope;
 	return 0;
+}
+
+/* A block outside kernel text starts: is its process in scope, by its page tables? */
+static void
+userblock(unsigned int vcpu, void *udata)
+{
+	(void)vcpu;
+	(void)udata;
+	userout = scoping && pageout[reg32(cr3) >> 12];
 }
 
 /* An instruction outside kernel text runs. */
@@ -304,7 +356,8 @@ other(unsigned int vcpu, void *udata)
 {
 	(void)vcpu;
 	(void)udata;
-	c[0]++;
+	if(!userout)
+		c[0]++;
 }
 
 /* An instruction of kernel text runs: udata is its counter. */
@@ -312,6 +365,8 @@ static void
 kernel(unsigned int vcpu, void *udata)
 {
 	(void)vcpu;
+	if(out[cur])
+		return;
 	((uint64_t*)udata)[0]++;
 	cpukern[cur]++;
 }
@@ -325,10 +380,7 @@ kernelblock(unsigned int vcpu, void *udata)
 
 	(void)vcpu;
 	(void)udata;
-	g_byte_array_set_size(gsbuf, 0);
-	if(qemu_plugin_read_register(gsbase, gsbuf) < 4)
-		return;
-	gs = gsbuf->data[0] | gsbuf->data[1]<<8 | gsbuf->data[2]<<16 | (uint64_t)gsbuf->data[3]<<24;
+	gs = reg32(gsbase);
 	if(gs < text)	/* not the kernel's yet: a trap's entry */
 		return;
 	if(mach[cur] == gs)
@@ -353,8 +405,13 @@ translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	uintptr_t m;
 
 	(void)id;
-	if(qemu_plugin_tb_vaddr(tb) - text < textsize)
-		qemu_plugin_register_vcpu_tb_exec_cb(tb, kernelblock, QEMU_PLUGIN_CB_R_REGS, NULL);
+	if(qemu_plugin_tb_vaddr(tb) - text < textsize){
+		if(nvcpu > 1)
+			qemu_plugin_register_vcpu_tb_exec_cb(tb, kernelblock, QEMU_PLUGIN_CB_R_REGS, NULL);
+		else
+			ncpu = 1;	/* cur stays 0 */
+	}else
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, userblock, QEMU_PLUGIN_CB_R_REGS, NULL);
 	for(i = 0; i < n; i++){
 		insn = qemu_plugin_tb_get_insn(tb, i);
 		pc = qemu_plugin_insn_vaddr(insn);
@@ -363,13 +420,13 @@ translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			continue;
 		}
 		if((m = markof(insn)) != 0)
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, mark, QEMU_PLUGIN_CB_NO_REGS, (void*)m);
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, mark, QEMU_PLUGIN_CB_R_REGS, (void*)m);
 		qemu_plugin_register_vcpu_insn_exec_cb(insn, kernel, QEMU_PLUGIN_CB_NO_REGS,
 			c + 1 + ((pc - text) >> KPBINSHIFT));
 	}
 }
 
-/* The first processor comes up: find gs's base among its registers. */
+/* The first processor comes up: find gs's base, eax, edx and cr3 among its registers. */
 static void
 vcpuinit(qemu_plugin_id_t id, unsigned int vcpu)
 {
@@ -379,6 +436,7 @@ vcpuinit(qemu_plugin_id_t id, unsigned int vcpu)
 
 	(void)id;
 	(void)vcpu;
+	nvcpu++;
 	if(gsbase != NULL)
 		return;
 	r = qemu_plugin_get_registers();
@@ -386,8 +444,14 @@ vcpuinit(qemu_plugin_id_t id, unsigned int vcpu)
 	for(i = 0; i < r->len; i++)
 		if(strcmp(d[i].name, "gs_base") == 0)
 			gsbase = d[i].handle;
-	if(gsbase == NULL){
-		fprintf(stderr, "kpexact: the processor has no register gs_base\n");
+		else if(strcmp(d[i].name, "eax") == 0)
+			eax = d[i].handle;
+		else if(strcmp(d[i].name, "edx") == 0)
+			edx = d[i].handle;
+		else if(strcmp(d[i].name, "cr3") == 0)
+			cr3 = d[i].handle;
+	if(gsbase == NULL || eax == NULL || edx == NULL || cr3 == NULL){
+		fprintf(stderr, "kpexact: the processor lacks one of the registers gs_base, eax, edx and cr3\n");
 		exit(1);
 	}
 }
@@ -433,8 +497,9 @@ qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char
 	c = calloc(ncounter, sizeof c[0]);
 	base = calloc(ncounter, sizeof base[0]);
 	sum = calloc(ncounter, sizeof sum[0]);
+	pageout = calloc(Npage, 1);
 	gsbuf = g_byte_array_new();
-	if(c == NULL || base == NULL || sum == NULL){
+	if(c == NULL || base == NULL || sum == NULL || pageout == NULL){
 		fprintf(stderr, "kpexact: out of memory\n");
 		return -1;
 	}

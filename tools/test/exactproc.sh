@@ -9,7 +9,12 @@
 # it.  A third bench keeps the processors busy meanwhile.  Within 3 standard errors of sampling, sqrt(p(1-p)/n), of the
 # exact share p for n ticks; under -d the figures are the same every
 # run.  Then a scoped run of one while the other runs counts none of
-# the other's ticks.  On 1 and 2 processors.
+# the other's ticks.  On 1 and 2 processors.  On 1 the plugin counts
+# the scoped run too, which it counts as kprof's scope does, the one
+# bench alone (kern/kprof.h, KPSCOPE); and kprof's own row, which
+# has a third of the processor's ticks, then half, is within a tenth
+# of the share of the NMI's path in that count (dev/devkprof.c,
+# kpself).
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
@@ -23,15 +28,47 @@ ea=$(exact 30000) eb=$(exact 10000)
 echo "exact: bench 30000 ${ea}k instructions, bench 10000 ${eb}k"
 check exact-counted [ "${ea:-0}" -gt 0 -a "${eb:-0}" -gt 0 ]
 
+# nmi: the share of all instructions that the NMI's path took (floor.sh's
+# list of its functions), in exact count DIR, against kprof's own row in
+# the sampled kpdata SAMPLED: as kprof -c's exact column gives it of
+# kernel text, times kernel text's share of all.
+nmifns='nmientry|kprofnmi|usertick|kerneltick|idletick|delivered|kpwalk|kpuwalk|nmiclocknext'
+nmi() {
+	local share
+	share=$(o/host/kprof -c "$kernel" "$1/kpdata" "$2" | awk -v p="$nmifns" '$5 ~ "^(" p ")$" { s += $2 } END { print s + 0 }')
+	python3 -c "import struct, sys
+e = struct.unpack('>2I', open(sys.argv[1], 'rb').read(8))
+b = open(sys.argv[2], 'rb').read()
+s = struct.unpack('>%dI' % (len(b) // 4), b)
+print('%.4f %.4f' % (100 * s[-1] / (s[0] + s[-1]), float(sys.argv[3]) * e[1] / e[0]))" "$1/kpdata" "$2" "$share"
+}
+
 for p in 1 2; do
 	# A third bench keeps every processor busy throughout: a processor's
 	# ticks are of its time, which under -d is of its instructions only
-	# while every processor runs (kern/clock.c).
-	guest -d -p $p -a hz=10000 -t 300 -c 'bench 100000 > /dev/null &
+	# while every processor runs (kern/clock.c).  On 1 the scoped run is
+	# counted exactly too (the last window the plugin sees), for kprof's
+	# own row in a scope that has a third of the processor, then half.
+	x=() send=
+	if [ $p = 1 ]; then
+		mkdir -p "$T/xs"
+		x=(-x "$T/xs" -o "$T/ss")
+		send='; cat /dev/kpdata > /dev/eia1'
+	fi
+	guest -d -p $p -a hz=10000 -t 300 "${x[@]}" -c 'bench 100000 > /dev/null &
 echo startclr > /dev/kpctl; bench 30000 > /dev/null & bench 10000 > /dev/null; wait $!; echo stop > /dev/kpctl
 echo == kpproc; cat /dev/kpproc
-echo == scoped; bench 10000 > /dev/null & profile -q bench 30000 > /dev/null; wait; cat /dev/kpproc; echo == end'
+echo == scoped; bench 10000 > /dev/null & profile -q bench 30000 > /dev/null; wait; cat /dev/kpproc; echo == end'"$send"
 	check "p$p-ran" [ $? = 0 ]
+	if [ $p = 1 ]; then
+		# The exact count of the scoped run is of bench 30000 alone.
+		es=$(python3 -c "import struct, sys; print(struct.unpack('>I', open(sys.argv[1], 'rb').read(4))[0])" "$T/xs/kpdata")
+		echo "p1 scoped: the exact count ${es}k instructions, bench 30000 alone ${ea}k"
+		check p1-scoped-exact awk -v a="$es" -v b="$ea" 'BEGIN { d = a - b; exit !(b > 0 && (d < 0 ? -d : d) <= 0.01 * b) }'
+		read -r row share < <(nmi "$T/xs" "$T/ss")
+		echo "p1 scoped: kprof's own row $row%, the NMI path in the exact count $share%"
+		check p1-scoped-self awk -v a="$row" -v b="$share" 'BEGIN { d = a - b; exit !(b > 0 && (d < 0 ? -d : d) <= 0.1 * b) }'
+	fi
 	# kpproc's lines of bench, by pid: the filler, bench 30000, bench 10000.
 	rows=$(awk '/^== kpproc/ { on = 1; next } /^== / { on = 0 } on && $3 == "bench"' <<<"$out" | sort -n | sed 1d)
 	ta=$(awk 'NR == 1 { print $4 + $5 }' <<<"$rows") tb=$(awk 'NR == 2 { print $4 + $5 }' <<<"$rows")

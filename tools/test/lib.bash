@@ -88,9 +88,12 @@ hasnt() {
 
 # textsum: what /dev/textsum must say, the FNV-1a hash of .text in
 # the kernel the last guest booted, for tests that check that nothing
-# has written there.
+# has written there.  Hashed once a script for each kernel: a tenth of
+# a second of Python each time, and the suite's scripts check 34 boots.
 textsum() {
-	python3 - "${kernel:-o/kernel}" <<'PY'
+	local k=${kernel:-o/kernel}
+	local c=$T/textsum.${k//\//_}
+	[ -s "$c" ] || python3 - "$k" >"$c" <<'PY'
 import struct, sys
 f = open(sys.argv[1], 'rb').read()
 shoff, = struct.unpack_from('<I', f, 32)
@@ -104,6 +107,7 @@ for name, typ, flags, addr, off, size in sh:
 			h = ((h ^ b) * 16777619) & 0xffffffff
 		print('%#x' % h)
 PY
+	echo "$(<"$c")"
 }
 
 # hostbuild NAME SUITE: have mk build o/host/NAME, and o/host/NAME-san

@@ -18,8 +18,11 @@ ticks() {
 	awk -v r="$1" '$0 ~ r { s += $NF } END { print s + 0 }' <<<"$2"
 }
 
+# profdemo runs 1 s at 2000 Hz: 2,000 ticks, as 2 s at 1000 Hz gave, in
+# two thirds of the instructions (3.1 G to 2.1 G with runtest's second).
+# Their 3:1 share has a sampling error of 1.0 point, of the 3 allowed.
 for p in 1 2; do
-	guest -d -p $p -a hz=1000 -c 'profile profdemo 2 > /dev/null
+	guest -d -p $p -a hz=2000 -c 'profile profdemo 1 > /dev/null
 echo == folded
 kprof -s -u /bin/profdemo kernel /dev/kpstack /dev/kpdata
 echo == addresses
