@@ -137,9 +137,10 @@ def procs(d):
 
 
 def annotate(d, kernel, rows):
-    # kprof -a's listings of the busiest functions, one after another.
+    # kprof -a's listings of the busiest functions, one after another:
+    # not idle, nor kprof's own row, which is measured, in no bin.
     out = []
-    for r in [r for r in rows if r[2] != 'idle'][:ANNOTATED]:
+    for r in [r for r in rows if r[2] not in ('idle', 'kprof')][:ANNOTATED]:
         p = subprocess.run([os.path.join(TOP, 'o/host/kprof'), '-a', r[2], os.path.abspath(kernel),
                             os.path.abspath(os.path.join(d, 'kpdata'))],
                            cwd=TOP, capture_output=True, text=True, errors='replace')

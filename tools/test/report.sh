@@ -60,11 +60,14 @@ else
 	bad profile-writes "$(tail -3 profile.log | tr '\n' '|')"
 fi
 
-# A kernel whose names are markup: idle, f, and the name.
+# A kernel whose names are markup: idle, f, and the name; and kprof's
+# own cost, 20 ticks, a row of the profile that has no instructions to
+# annotate.
 name='<script>alert("x")</script>&amp;'"'q'"
 nopelf mk 0xc0100000 idle:16 f:16 "$name:16"
 mkdir -p h
 mkdata h/kpdata 30 24 6 0:5 2:4 4:15
+printf '\0\0\0\024' >>h/kpdata
 printf '5 c0100000\n4 c0100010\n10 c0100020 c0100011\n5 c0100021\n6 ffffffff\n' >h/kpstack
 echo 'off hz 100 bin 8 text 0xc0100000 etext 0xc0100030 cpus 1 cut 0' >h/kpctl
 echo 'cpu 0 total 30 kernel 24' >h/kpcpu
@@ -72,6 +75,7 @@ kprof=$top/o/host/kprof
 $kprof mk h/kpdata >h/profile.txt && $kprof -s mk h/kpstack h/kpdata >h/stacks.txt &&
 	$kprof -g mk h/kpstack h/kpdata >h/flame.svg
 (cd "$top" && o/host/srcline "$T/mk" "$T/h/kpdata") >h/lines.txt 2>/dev/null
+check markup-self-row grep -qE '^200	 *45\.5	kprof$' h/profile.txt
 if python3 "$top/tools/report.py" -k mk h "echo '<b>' & \"x\"" 2>report.err && [ -s h/report.html ]; then
 	ok markup-report
 	check markup-no-raw-tag [ "$(grep -c '<script>alert' h/report.html)" = 0 ]
