@@ -57,26 +57,61 @@ lapicw(int r, uint v)
 }
 
 /*
- * The timer's counts in 1/1000 s, against the 8254's channel 2, which
- * counts a known time whatever the processor's speed: gated on by
- * port 0x61, its output shows there when the count runs out.  The
- * 8254 counts 1193 times in that, so the clock's rate is right to
- * about 0.1%; a longer wait is all boot time (under -d, 1/100 s was
- * 10 M of the boot's 22.6 M instructions).
+ * One measure of the timer's counts in 1/1000 s, against the 8254's
+ * channel 2, which counts a known time whatever the processor's speed:
+ * gated on by port 0x61, its output shows there when the count runs
+ * out.  The timer starts before the 8254's count and is read after its
+ * end is seen, so a measure is never short, only long by any time the
+ * processor was stopped in between.  Not inlined: tools/test/clock.sh
+ * makes a measure long from gdb, as such a stop would.
  */
-static uint
-calibrate(void)
+static __attribute__((noinline)) uint
+calibrate1(void)
 {
 	uint n = 1193182/1000;
 
 	outb(0x61, (inb(0x61) & ~0x02) | 0x01);	/* gate on, speaker off */
 	outb(0x43, 0xB0);	/* channel 2, low then high byte, count once */
-	outb(0x42, n);
-	outb(0x42, n >> 8);
 	lapicw(Lticr, 0xFFFFFFFF);
+	outb(0x42, n);
+	outb(0x42, n >> 8);	/* the count starts */
 	while((inb(0x61) & 0x20) == 0)
 		pause();
 	return 0xFFFFFFFF - lapic[Ltccr];
+}
+
+/*
+ * The timer's counts in 1/1000 s.  The 8254 counts 1193 times in that,
+ * so the clock's rate is right to about 0.1%; a longer wait is all
+ * boot time (under -d, 1/100 s was 10 M of the boot's 22.6 M
+ * instructions).  Without -d the counts are the host's time, and a
+ * processor that the host (or QEMU's own lock) stops inside the
+ * millisecond counts the stop as well: on a loaded machine one boot in
+ * three had a clock 1.5 to 9 times too slow, and a stop of a fifth of
+ * a second there made it 160 times too slow, so that `usertests;
+ * runtest 1` took minutes and the tests' time limit called the guest
+ * hung.  So the timer is measured again until a measure agrees with the
+ * least before it to 1/1000 (the second, under -d, where the counts
+ * are instructions), Ncal times at most, and the least is kept.
+ */
+enum { Ncal = 10 };
+
+static uint
+calibrate(void)
+{
+	uint best, c, i;
+	int near;
+
+	best = calibrate1();
+	for(i = 1; i < Ncal; i++){
+		c = calibrate1();
+		near = c < best ? best - c <= c/1000 : c - best <= best/1000;
+		if(c < best)
+			best = c;
+		if(near)
+			break;
+	}
+	return best;
 }
 
 /*

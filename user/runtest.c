@@ -5,10 +5,10 @@
  *	runtest [seconds]
  *
  * Does rounds of varied work until the given number of seconds
- * (default 3) has passed on the clock of /dev/time: loops of small
- * system calls, 4KB chunks through a pipe to a child, fork, exec and
- * wait of /bin/echo, and writing, reading back and removing a file in
- * /tmp.  Then prints one line saying how much of each it did.
+ * (default 3; a fraction to the millisecond, as 0.3) has passed on
+ * the clock of /dev/time: loops of small system calls, 4KB chunks
+ * through a pipe to a child, fork, exec and wait of /bin/echo, and
+ * writing, reading back and removing a file in /tmp.  Then prints one line saying how much of each it did.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,15 +175,15 @@ files(void)
 int
 main(int argc, char *argv[])
 {
-	long secs;
+	long ms;
 	unsigned int start, t, hz;
 	int i;
 
-	secs = DEFSECS;
+	ms = DEFSECS*1000;
 	if(argc > 2)
 		usage();
 	if(argc == 2){
-		if((secs = parsenum(argv[1])) <= 0)
+		if((ms = parsems(argv[1])) <= 0)
 			usage();
 	}
 	for(i = 0; i < FILESZ; i++)
@@ -199,7 +199,7 @@ main(int argc, char *argv[])
 		files();
 		count.rounds++;
 		t = clockticks(&hz);
-	}while(t - start < secs * hz);
+	}while((unsigned long long)(t - start) * 1000 < (unsigned long long)ms * hz);
 
 	printf("runtest: %u ticks at %u hz, %ld rounds: %ld syscall loops, "
 		"%ld pipe chunks, %ld execs, %ld files\n",

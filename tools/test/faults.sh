@@ -14,7 +14,14 @@
 #   processor, and another process's sleep(100) takes at most 110 ms;
 #   kill: a kill lands in every state a process can be in (forked but
 #   not yet run, running, asleep in sleep, a pipe, wait or a channel's
-#   lock, exiting): it dies, or the kill fails.
+#   lock, exiting): it dies, or the kill fails;
+#   atk_race (user/test/atk_race.c): calls with their buffers, paths
+#   and argument vectors in a heap page that a thread takes away and
+#   gives back without pause; exec of a program another process
+#   rewrites and cuts short, and two threads of one image exec'ing at
+#   once; the process table full of children with their descriptors
+#   full of full pipes, blocked, all killed; calls with the stack
+#   pointer at the top of user memory, their arguments in the kernel's.
 # After each boot no test failed, nothing panicked, the kernel's text
 # is unchanged and the free pages and the heap are back where they were.
 cd "$(dirname "$0")/../.." || exit 1
@@ -27,6 +34,10 @@ run='cat /dev/textsum; cat /dev/sysstat
 faults append
 faults mounts 200
 faults kill 30
+atk_race stacktop
+atk_race calls 300
+atk_race exec 40
+atk_race exhaust 2
 LAST
 cat /dev/sysstat; cat /dev/textsum'
 
@@ -40,6 +51,9 @@ for how in "-d -p 2" "-d -p 4" "-d -p 8" "-p 4"; do
 	has "append$name" '^faults: append: ok$'
 	has "mounts$name" '^faults: mounts: ok$'
 	has "kill$name" '^faults: kill: ok$'
+	for c in stacktop calls exec exhaust; do
+		has "race-$c$name" "^atk_race: $c: ok$"
+	done
 	if [ -n "$kp" ]; then
 		has "kpread$name" '^faults: kpread: ok$'
 		sed -nE 's/^faults: kpread: (.*)/kpread '"$how"': \1/p' <<<"$out"

@@ -136,7 +136,7 @@ hasnt boot-file-no-panic 'panic'
 head -c "$(stat -c %s o/kernel)" "$T/eia1" >"$T/kernel"
 check boot-file-others-intact cmp -s "$T/kernel" o/kernel
 
-guest -c 'cat /dev/sysstat; usertests; cat /dev/sysstat; runtest 1 > /dev/null; cat /dev/sysstat'
+guest -c 'cat /dev/sysstat; usertests; cat /dev/sysstat; runtest 0.3 > /dev/null; cat /dev/sysstat'
 has usertests '^usertests: ok$'
 check usertests-status [ "$st" = 0 ]
 # The kernel heap is back where it was once the processes are gone.

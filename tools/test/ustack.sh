@@ -19,8 +19,8 @@ ticks() {
 }
 
 # profdemo runs 1 s at 2000 Hz: 2,000 ticks, as 2 s at 1000 Hz gave, in
-# two thirds of the instructions (3.1 G to 2.1 G with runtest's second).
-# Their 3:1 share has a sampling error of 1.0 point, of the 3 allowed.
+# two thirds of the instructions.  Their 3:1 share has a sampling error
+# of 1.0 point, of the 3 allowed.  runtest's 0.3 s give 600 ticks.
 for p in 1 2; do
 	guest -d -p $p -a hz=2000 -c 'profile profdemo 1 > /dev/null
 echo == folded
@@ -37,7 +37,7 @@ echo == flame
 kprof -g -u /bin/profdemo kernel /dev/kpstack /dev/kpdata > /tmp/f.svg
 grep -c "<title>main: " /tmp/f.svg
 grep -c "<title>spin3: " /tmp/f.svg
-profile runtest 1 > /dev/null
+profile runtest 0.3 > /dev/null
 echo == runtest
 kprof -s -u /bin/runtest kernel /dev/kpstack /dev/kpdata
 echo == end'

@@ -17,6 +17,7 @@ int	atoi(const char*);
 long	strtol(const char*, char**, int);
 unsigned long	strtoul(const char*, char**, int);
 long	parsenum(const char*);	/* a decimal number >= 0, or -1 */
+long	parsems(const char*);	/* seconds, to a thousandth, as milliseconds, or -1 */
 int	rand(void);
 void	srand(unsigned int);
 void	qsort(void*, size_t, size_t, int (*)(const void*, const void*));

@@ -1,7 +1,8 @@
-/* Number conversion: strtoul, strtol, atoi, and parsenum for arguments. */
+/* Number conversion: strtoul, strtol, atoi, and parsenum and parsems for arguments. */
 #include "stdlib.h"
 #include "ctype.h"
 #include "errno.h"
+#include "string.h"
 
 #define ULONGMAX	0xffffffffUL
 #define LONGMAX		0x7fffffffL
@@ -110,4 +111,37 @@ parsenum(const char *s)
 	if(*end != '\0' || errno == ERANGE)
 		return -1;
 	return v;
+}
+
+/*
+ * Seconds, s a decimal number as parsenum takes with up to three
+ * decimals after a point (0.25, 2, 1.5), in milliseconds; -1 if s is
+ * not that or is over a million seconds.
+ */
+long
+parsems(const char *s)
+{
+	char whole[16];
+	long ms, scale;
+	size_t n;
+
+	for(n = 0; s[n] != '\0' && s[n] != '.'; n++)
+		;
+	if(n >= sizeof whole)
+		return -1;
+	memcpy(whole, s, n);
+	whole[n] = '\0';
+	if((ms = parsenum(whole)) < 0 || ms > 1000000)
+		return -1;
+	ms *= 1000;
+	if(s[n] == '\0')
+		return ms;
+	if(s[n + 1] == '\0')
+		return -1;
+	for(s += n + 1, scale = 100; *s != '\0'; s++, scale /= 10){
+		if(!isdigit(*s) || scale == 0)
+			return -1;
+		ms += (*s - '0') * scale;
+	}
+	return ms;
 }
