@@ -20,6 +20,12 @@
  *		and clock exact
  *	kpcpu	each processor's kernel instructions, a line each as
  *		`cpu 0 kernel N', then all processors' others, `user N'
+ *	upcdata	the user instructions as kpdata counts the kernel's: cell 0
+ *		all of them, cell 1 those in the Utext bytes from UTZERO,
+ *		where every program is linked (kern/sys.h), then a count
+ *		per 8-byte bin of those: the exact profile of a program
+ *		that a scope holds alone (profile -q PROG), for its
+ *		profil(2) and kpstack's user frames
  *
  * The unit: under run-qemu.sh -d QEMU runs one instruction a
  * nanosecond, of all the processors together (they share each turn),
@@ -63,7 +69,8 @@
  * instructions count while their process is: a process's page tables
  * name it, so the mark of a process notes its page directory, and each
  * block outside kernel text looks cr3 up, once some mark has said out of
- * scope (till then everything is in).  A process that another
+ * scope (till then everything is in); with one processor, user code
+ * is that of the process it runs, whose mark it has seen.  A process that another
  * processor runs while the scope changes counts as it was till its
  * next switch.
  */
@@ -75,6 +82,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kern/kprof.h"
+#include "kern/sys.h"
 
 /*
  * The plugin API of QEMU 10.0 (version 4 of it), the few declarations
@@ -151,6 +159,8 @@ enum {
 	Hz		= 1000000000 / Unit,	/* the units a second under -d */
 	Maxcpu		= 64,		/* processors told apart */
 	Npage		= 1<<20,	/* pages a 32-bit cr3 can name */
+	Utext		= 1<<17,	/* bytes of user text from UTZERO counted by pc: over twice kprof's, the largest program */
+	Nubins		= Utext >> KPBINSHIFT,
 };
 
 /* What a mark says. */
@@ -163,15 +173,17 @@ enum {
 
 /*
  * The counters: c[0] the instructions outside kernel text, c[1+i]
- * those in bin i, then one for each processor's kernel instructions.
+ * those in bin i, then one for each processor's kernel instructions,
+ * then one for each bin of user text.
  * base is c when counting last started, sum what was counted before
  * that since the last kpcl; the counts are sum + c - base.
  */
 static uint64_t text, textsize;	/* kernel text, from the arguments */
 static size_t nbins;
-static size_t ncounter;		/* 1 + nbins + Maxcpu */
+static size_t ncounter;		/* 1 + nbins + Maxcpu + Nubins */
 static uint64_t *c, *base, *sum;
 static uint64_t *cpukern;	/* c + 1 + nbins */
+static uint64_t *ucount;	/* cpukern + Maxcpu */
 static uint64_t mach[Maxcpu];	/* each processor's gs base, as seen, 0 for none yet */
 static int ncpu;		/* of mach in use */
 static int nvcpu;		/* processors QEMU has made, all before any code runs */
@@ -225,11 +237,40 @@ cmpu64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Write kpdata, kpctl and kpcpu from sum. */
+/*
+ * A file of kpdata's form: all, the sum of the n bins at b, and the
+ * bins, each the difference of the rounded running sums.
+ */
+static void
+bins(const char *name, uint64_t all, uint64_t *b, size_t n)
+{
+	uint64_t in, run, prev, u;
+	size_t i;
+	FILE *f;
+
+	in = 0;
+	for(i = 0; i < n; i++)
+		in += b[i];
+	if((f = create(name)) == NULL)
+		return;
+	put32(f, units(all));
+	put32(f, units(in));
+	run = prev = 0;
+	for(i = 0; i < n; i++){
+		run += b[i];
+		u = units(run);
+		put32(f, u - prev);
+		prev = u;
+	}
+	if(fclose(f) != 0)
+		perror(name);
+}
+
+/* Write kpdata, kpctl, kpcpu and upcdata from sum. */
 static void
 writeout(void)
 {
-	uint64_t kernel, run, prev, b, order[Maxcpu];
+	uint64_t kernel, order[Maxcpu];
 	size_t i;
 	int k, j;
 	FILE *f;
@@ -242,19 +283,7 @@ writeout(void)
 			" kpdata would overflow; profile a shorter run\n", sum[0] + kernel, Unit);
 		return;
 	}
-	if((f = create("kpdata")) == NULL)
-		return;
-	put32(f, units(sum[0] + kernel));
-	put32(f, units(kernel));
-	run = prev = 0;
-	for(i = 1; i <= nbins; i++){
-		run += sum[i];
-		b = units(run);
-		put32(f, b - prev);
-		prev = b;
-	}
-	if(fclose(f) != 0)
-		perror("kpexact: kpdata");
+	bins("kpdata", sum[0] + kernel, sum + 1, nbins);
 	if((f = create("kpctl")) == NULL)
 		return;
 	fprintf(f, "off hz %d bin %d text %#" PRIx64 " etext %#" PRIx64 " cpus %d cut 0 clock exact\n",
@@ -271,6 +300,7 @@ writeout(void)
 				fprintf(f, "cpu %d kernel %" PRIu64 "\n", j, sum[1 + nbins + k]);
 	fprintf(f, "user %" PRIu64 "\n", sum[0]);
 	fclose(f);
+	bins("upcdata", sum[0], sum + 1 + nbins + Maxcpu, Nubins);
 }
 
 /* The low 32 bits of register r of the processor running, or 0 if it cannot be read. */
@@ -350,14 +380,16 @@ userblock(unsigned int vcpu, void *udata)
 	userout = scoping && pageout[reg32(cr3) >> 12];
 }
 
-/* An instruction outside kernel text runs. */
+/* An instruction outside kernel text runs: udata is its bin's counter, if it has one. */
 static void
 other(unsigned int vcpu, void *udata)
 {
 	(void)vcpu;
-	(void)udata;
-	if(!userout)
-		c[0]++;
+	if(nvcpu == 1 ? out[0] : userout)
+		return;
+	c[0]++;
+	if(udata != NULL)
+		((uint64_t*)udata)[0]++;
 }
 
 /* An instruction of kernel text runs: udata is its counter. */
@@ -405,18 +437,18 @@ translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	uintptr_t m;
 
 	(void)id;
-	if(qemu_plugin_tb_vaddr(tb) - text < textsize){
-		if(nvcpu > 1)
-			qemu_plugin_register_vcpu_tb_exec_cb(tb, kernelblock, QEMU_PLUGIN_CB_R_REGS, NULL);
-		else
-			ncpu = 1;	/* cur stays 0 */
-	}else
+	if(nvcpu == 1)
+		ncpu = 1;	/* cur stays 0, and user code is its process's */
+	else if(qemu_plugin_tb_vaddr(tb) - text < textsize)
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, kernelblock, QEMU_PLUGIN_CB_R_REGS, NULL);
+	else
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, userblock, QEMU_PLUGIN_CB_R_REGS, NULL);
 	for(i = 0; i < n; i++){
 		insn = qemu_plugin_tb_get_insn(tb, i);
 		pc = qemu_plugin_insn_vaddr(insn);
 		if(pc - text >= textsize){
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, other, QEMU_PLUGIN_CB_NO_REGS, NULL);
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, other, QEMU_PLUGIN_CB_NO_REGS,
+				pc - UTZERO < Utext ? ucount + ((pc - UTZERO) >> KPBINSHIFT) : NULL);
 			continue;
 		}
 		if((m = markof(insn)) != 0)
@@ -493,7 +525,7 @@ qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char
 		return -1;
 	}
 	nbins = (textsize + KPBINSIZE - 1) >> KPBINSHIFT;
-	ncounter = 1 + nbins + Maxcpu;
+	ncounter = 1 + nbins + Maxcpu + Nubins;
 	c = calloc(ncounter, sizeof c[0]);
 	base = calloc(ncounter, sizeof base[0]);
 	sum = calloc(ncounter, sizeof sum[0]);
@@ -504,6 +536,7 @@ qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char
 		return -1;
 	}
 	cpukern = c + 1 + nbins;
+	ucount = cpukern + Maxcpu;
 	qemu_plugin_register_vcpu_init_cb(id, vcpuinit);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, translate);
 	return 0;

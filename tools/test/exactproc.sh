@@ -6,15 +6,16 @@
 # the plugin (run-qemu.sh -x, tools/kpexact.c) counts in a run of each
 # alone, between startclr and stop: cell 0 of its kpdata, every
 # instruction the processor ran, the program's and the kernel's for
-# it.  A third bench keeps the processors busy meanwhile.  Within 3 standard errors of sampling, sqrt(p(1-p)/n), of the
-# exact share p for n ticks; under -d the figures are the same every
-# run.  Then a scoped run of one while the other runs counts none of
-# the other's ticks.  On 1 and 2 processors.  On 1 the plugin counts
-# the scoped run too, which it counts as kprof's scope does, the one
-# bench alone (kern/kprof.h, KPSCOPE); and kprof's own row, which
-# has a third of the processor's ticks, then half, is within a tenth
-# of the share of the NMI's path in that count (dev/devkprof.c,
-# kpself).
+# it; and its upcdata has the user ones by pc, nearly all in its loop.
+# A third bench keeps the processors busy meanwhile.  Within 3
+# standard errors of sampling, sqrt(p(1-p)/n), of the exact share p
+# for n ticks; under -d the figures are the same every run.  Then a
+# scoped run of one while the other runs counts none of the other's
+# ticks.  On 1 and 2 processors.  On 1 the plugin counts the scoped
+# run too, which it counts as kprof's scope does, the one bench alone
+# (kern/kprof.h, KPSCOPE); and kprof's own row, which has a third of
+# the processor's ticks, then half, is within a tenth of the share of
+# the NMI's path in that count (dev/devkprof.c, kpself).
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
@@ -27,6 +28,18 @@ exact() {
 ea=$(exact 30000) eb=$(exact 10000)
 echo "exact: bench 30000 ${ea}k instructions, bench 10000 ${eb}k"
 check exact-counted [ "${ea:-0}" -gt 0 -a "${eb:-0}" -gt 0 ]
+# The user instructions by pc too (upcdata): all of them in user text,
+# nearly all in bench's loop, work (the shell that starts it shares
+# its addresses, for a few thousand).
+read -r uall utext uwork < <(python3 -c "import struct, subprocess, sys
+b = open(sys.argv[1], 'rb').read()
+c = struct.unpack('>%dI' % (len(b) // 4), b)
+a = [int(l.split()[0], 16) for l in subprocess.run(['nm', '-n', sys.argv[2]], capture_output=True, text=True).stdout.splitlines() if l.split()[2:] == ['work']][0]
+e = min(int(l.split()[0], 16) for l in subprocess.run(['nm', '-n', sys.argv[2]], capture_output=True, text=True).stdout.splitlines() if int(l.split()[0], 16) > a)
+print(c[0], c[1], sum(c[2 + (x - 0x1000) // 8] for x in range(a & ~7, e, 8)))" "$T/x30000/upcdata" o/test/bench)
+echo "exact: bench 30000's user instructions ${uall}k, ${utext}k in user text, ${uwork}k in work"
+check exact-user-text [ "${uall:-0}" -gt 0 -a "${uall:-0}" = "${utext:-1}" ]
+check exact-user-work [ "$((100 * ${uwork:-0}))" -ge "$((99 * ${uall:-1}))" ]
 
 # nmi: the share of all instructions that the NMI's path took (floor.sh's
 # list of its functions), in exact count DIR, against kprof's own row in

@@ -60,15 +60,11 @@ static volatile int	stop;	/* the threads are to stop */
 static volatile int	nstarted;	/* threads that have begun */
 static unsigned long	T = 1000;
 
-/* Spin for n ticks. */
+/* Spin for n ticks, CHUNK rounds of spinloop between looks at the clock. */
 static void
 spin(unsigned long n)
 {
-	unsigned long t0;
-
-	t0 = now();
-	while(now() - t0 < n)
-		spinloop(CHUNK);
+	spinticks(n, CHUNK);
 }
 
 /*
@@ -206,6 +202,28 @@ mix(void)
 }
 
 /*
+ * One round of shrink at the two heap pages at p: profil's counters
+ * from the last word of the first page, pcsample's slots from the
+ * second's first, on for on ticks; the pages taken away for off ticks
+ * and given back.  Adds one to *counted if the counter moved; says
+ * whether the pages came back zero.
+ */
+static int
+shrinkonce(char *p, unsigned long on, unsigned long off, unsigned long *counted)
+{
+	profil((unsigned short*)(p + PGSIZE - 2), 2 + PGSIZE, UTEXT, 0x2);
+	pcsample((uintptr_t*)(p + PGSIZE), PGSIZE/4);
+	spin(on);
+	*counted += *(unsigned short*)(p + PGSIZE - 2) != 0;
+	if(sbrk(-2*PGSIZE) == (void*)-1)
+		fatal("sbrk");
+	spin(off);
+	if(sbrk(2*PGSIZE) != p)
+		fatal("sbrk");
+	return allzero(p, 2*PGSIZE);
+}
+
+/*
  * Counters and samples on either side of a page table's boundary, in
  * heap that main takes away (hidden, as the image has threads) and
  * gives back while the threads tick: given back, it is zero (a tick
@@ -231,17 +249,7 @@ shrink(void)
 	counted = 0;
 	t0 = now();
 	for(k = 0; now() - t0 < T; k++){
-		/* Counters from the last word of the first page; samples from the second's first. */
-		profil((unsigned short*)(p + PGSIZE - 2), 2 + PGSIZE, UTEXT, 0x2);
-		pcsample((uintptr_t*)(p + PGSIZE), PGSIZE/4);
-		spin(2 + k % 3);
-		counted += *(unsigned short*)(p + PGSIZE - 2) != 0;
-		if(sbrk(-2*PGSIZE) == (void*)-1)
-			fatal("sbrk");
-		spin(4);
-		if(sbrk(2*PGSIZE) != p)
-			fatal("sbrk");
-		if(!allzero(p, 2*PGSIZE)){
+		if(!shrinkonce(p, 2 + k % 3, 4, &counted)){
 			fail("shrink-hidden", "round %lu: a page not zero when the heap grew again", k);
 			bad = 1;
 			break;
@@ -255,15 +263,7 @@ shrink(void)
 		ok("shrink-hidden");
 	/* One thread: the pages and the table go, freed, under a ticking profiler. */
 	for(k = 0; k < 8; k++){
-		profil((unsigned short*)(p + PGSIZE - 2), 2 + PGSIZE, UTEXT, 0x2);
-		pcsample((uintptr_t*)(p + PGSIZE), PGSIZE/4);
-		spin(2);
-		if(sbrk(-2*PGSIZE) == (void*)-1)
-			fatal("sbrk");
-		spin(2);
-		if(sbrk(2*PGSIZE) != p)
-			fatal("sbrk");
-		if(!allzero(p, 2*PGSIZE)){
+		if(!shrinkonce(p, 2, 2, &counted)){
 			fail("shrink-freed", "round %lu: a page not zero when the heap grew again", k);
 			return;
 		}

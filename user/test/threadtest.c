@@ -49,15 +49,11 @@ static Lock	lk;
 static long	counter;	/* under lk */
 static volatile unsigned long	spins[NPROC];	/* each thread's rounds of CHUNK */
 
-/* Spin in spinloop for n ticks of the clock. */
+/* Spin for n ticks, CHUNK rounds of spinloop between looks at the clock. */
 static void
 spin(unsigned long n)
 {
-	unsigned long t0;
-
-	t0 = now();
-	while(now() - t0 < n)
-		spinloop(CHUNK);
+	spinticks(n, CHUNK);
 }
 
 /* The ticks this process's threads have run with a profiler on. */

@@ -76,6 +76,17 @@ now(void)
 	return t;
 }
 
+/* Spin for n ticks of the clock, chunk rounds of spinloop between looks at it. */
+void
+spinticks(unsigned long n, unsigned int chunk)
+{
+	unsigned long t0;
+
+	t0 = now();
+	while(now() - t0 < n)
+		spinloop(chunk);
+}
+
 /* The sum of profil's counters h[lo, hi). */
 unsigned long
 histsum(const unsigned short *h, unsigned long lo, unsigned long hi)
