@@ -86,7 +86,8 @@ loadsegs(Chan *c, Ehdr *eh, pte_t *pd, char *buf)
 	uintptr top = UTZERO;
 
 	for(i = 0; i < eh->phnum; i++){
-		if(readn(c, &ph, sizeof ph, eh->phoff + i*sizeof ph) < 0)
+		/* A point at each header too: 65535 of them, all empty, held the processor 35 ms. */
+		if(schedpoint() < 0 || readn(c, &ph, sizeof ph, eh->phoff + i*sizeof ph) < 0)
 			return 0;
 		if(ph.type != Ptload || ph.memsz == 0)
 			continue;

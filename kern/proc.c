@@ -264,15 +264,15 @@ yield(void)
  * more than a clock tick (10 ms at the default 100 Hz).  If the clock
  * has ticked since this process's turn began, the others have theirs
  * first.  Returns -1, with EINTR, if the process has been killed: the
- * call stops there.  The callers, where the time may grow with what
- * the user asks for:
+ * call stops there.  The callers, where time grows with what is asked:
  *
  *	dev/devroot.c	rootread, rootwrite, grow: every 64 KB copied
  *	dev/devuart.c	uartwrite: every 64 bytes sent
  *	dev/devcons.c	conswrite: every 64 bytes printed
  *	dev/devspin.c	spina, spinb: every 64K turns of the loop
  *	kern/mmu.c	mapuser, copypgdir: every page (sbrk, exec, fork)
- *	kern/exec.c	loadsegs: every page read
+ *	kern/exec.c	loadsegs: every program header and page read
+ *	kern/sysfile.c	unionread: every directory entry read
  *	kern/kpproc.c	kpprocread: every 32 lines printed (bounded, but
  *			some 2 ms with the table of exited processes full)
  *

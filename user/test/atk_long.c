@@ -1,9 +1,12 @@
 /*
- * atk_long sbrk|fork|exec: a child sleeps 100 ms while its parent makes
- * one long system call: sbrk of 96 MB (every page zeroed), fork of a
- * 48 MB process (every page copied), exec of a program whose bss is
- * 96 MB.  The child prints how long its sleep took: the scheduling
- * points in page mapping and copying must let it wake on time.
+ * atk_long sbrk|fork|exec|headers|dirs: a child sleeps 100 ms while its
+ * parent makes long system calls: sbrk of 96 MB (every page zeroed),
+ * fork of a 48 MB process (every page copied), exec of a program whose
+ * bss is 96 MB, exec of programs with 30000 program headers, all but
+ * their own empty, by four processes at once, or reads of a directory
+ * of 900 files whole, by four processes at once.  The child prints how
+ * long its sleep took: the scheduling points in page mapping, copying,
+ * and reading headers and directories must let it wake on time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,16 +44,99 @@ mkbig(void)
 	return 0;
 }
 
+/*
+ * /bin/echo as /tmp/manyphN, N from 0 to Nhdr-1, its program headers
+ * moved past its end, Nph of them: its own last, the rest before them
+ * empty (PT_NULL), most of a MB that exec reads a header at a time.
+ * Each process execs a copy of its own: on one file they would take
+ * turns at its lock, and sleep.
+ */
+enum { Nhdr = 4, Nph = 30000 };
+
+static int
+mkheaders(void)
+{
+	static char elf[256*1024], zero[64*1024];
+	unsigned phoff, nzero, k, all = Nph;
+	unsigned short phnum;
+	char name[32];
+	long n;
+	int fd, i;
+
+	if((fd = open("/bin/echo", O_RDONLY)) < 0)
+		return -1;
+	n = read(fd, elf, sizeof elf);
+	close(fd);
+	memmove(&phoff, elf + 28, 4);
+	memmove(&phnum, elf + 44, 2);
+	memmove(elf + 28, &n, 4);
+	memmove(elf + 44, &all, 2);
+	for(i = 0; i < Nhdr; i++){
+		snprintf(name, sizeof name, "/tmp/manyph%d", i);
+		if((fd = create(name, O_WRONLY, 0775)) < 0)
+			return -1;
+		write(fd, elf, n);
+		for(nzero = 32*(all - phnum); nzero > 0; nzero -= k){
+			k = nzero < sizeof zero ? nzero : sizeof zero;
+			write(fd, zero, k);
+		}
+		write(fd, elf + phoff, 32*phnum);
+		close(fd);
+	}
+	return 0;
+}
+
+/* /tmp/dirs, a directory of (at most) 900 empty files: the root file system's 1024 nodes, less those in use. */
+static int
+mkdirs(void)
+{
+	char name[32];
+	int i, fd;
+
+	if(mkdir("/tmp/dirs") < 0)
+		return -1;
+	for(i = 0; i < 900; i++){
+		snprintf(name, sizeof name, "/tmp/dirs/%d", i);
+		if((fd = create(name, O_WRONLY, 0664)) < 0)
+			break;
+		close(fd);
+	}
+	return i > 500 ? 0 : -1;
+}
+
+/* Read /tmp/dirs whole, n times. */
+static void
+readdirs(int n)
+{
+	static struct Dir d[1024];
+	int fd;
+
+	while(n-- > 0){
+		if((fd = open("/tmp/dirs", O_RDONLY)) < 0 || read(fd, d, sizeof d) < 500*(long)sizeof d[0])
+			printf("atk_long: read of /tmp/dirs failed\n");
+		close(fd);
+	}
+}
+
 int
 main(int argc, char *argv[])
 {
 	char *kind = argc > 1 ? argv[1] : "sbrk";
 	static char *eargv[] = { "bigbss", "exec ran", NULL };
 	unsigned t0, t1, hz;
-	int pid, st;
+	int pid, st, i;
+	char name[32];
 
 	if(strcmp(kind, "exec") == 0 && mkbig() < 0){
 		printf("atk_long: cannot make /tmp/bigbss\n");
+		return 1;
+	}
+	if(strcmp(kind, "dirs") == 0 && mkdirs() < 0){
+		printf("atk_long: cannot make /tmp/dirs\n");
+		return 1;
+	}
+	if(strcmp(kind, "headers") == 0 && mkheaders() < 0){
+		printf("atk_long: cannot make /tmp/manyph\n");
 		return 1;
 	}
 	if((pid = fork()) == 0){
@@ -58,6 +144,7 @@ main(int argc, char *argv[])
 		sleep(100);
 		t1 = clockticks(&hz);
 		printf("atk_long: %s: sleep(100) took %u ms\n", kind, (t1 - t0)*1000/hz);
+		printf("atk_long: %s: %u ticks at %u Hz\n", kind, t1 - t0, hz);
 		exit(0);
 	}
 	sleep(20);	/* the child is asleep */
@@ -80,8 +167,39 @@ main(int argc, char *argv[])
 			printf("atk_long: exec failed\n");
 			exit(1);
 		}
+	}else if(strcmp(kind, "headers") == 0){
+		/*
+		 * Each exec reads for some ms: Nhdr processes exec their
+		 * copies in turn, so that no processor is free when the
+		 * sleep ends.
+		 */
+		for(i = 0; i < Nhdr; i++)
+			if(fork() == 0){
+				snprintf(name, sizeof name, "/tmp/manyph%d", i);
+				for(i = 0; i < 8; i++)
+					if((pid = fork()) == 0){
+						exec(name, eargv);
+						printf("atk_long: exec failed\n");
+						exit(1);
+					}else if(pid > 0)
+						wait(&st);
+				exit(0);
+			}
+	}else if(strcmp(kind, "dirs") == 0){
+		for(i = 0; i < 4; i++)
+			if(fork() == 0){
+				readdirs(15);
+				exit(0);
+			}
 	}
 	while(wait(&st) >= 0)
 		;
+	if(strcmp(kind, "dirs") == 0){
+		for(i = 0; i < 900; i++){
+			snprintf(name, sizeof name, "/tmp/dirs/%d", i);
+			remove(name);
+		}
+		remove("/tmp/dirs");
+	}
 	return 0;
 }
