@@ -113,10 +113,11 @@ has bind-over-dev '^bound$'
 hasnt bind-over-dev-no-panic 'panic'
 check bind-over-dev-status [ "$st" = 3 ]
 
-guest -c 'spin 1 & spin 1; sleep 1'
+# Two spins of 0.3 s, one in the background, which wait waits for.
+guest -c 'spin 0.3 & spin 0.3; wait'
 n=$(grep -cE '^spin [0-9]+: ticks' <<<"$out")
 check preempt-both-finish [ "$n" = 2 ]
-# Each ran for 1 s of its own; if they overlapped, both started before either ended.
+# Each ran for 0.3 s of its own; if they overlapped, both started before either ended.
 read -r s1 e1 s2 e2 <<<"$(grep -E '^spin' <<<"$out" | sed -E 's/.*ticks ([0-9]+) to ([0-9]+).*/\1 \2/' | tr '\n' ' ')"
 check preempt-overlap [ "${s2:-999999}" -lt "${e1:-0}" -a "${s1:-999999}" -lt "${e2:-0}" ]
 
