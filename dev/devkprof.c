@@ -227,7 +227,8 @@ bigendian(uchar *p, uint off, uint n)
 static long
 kprofread(Chan *c, void *buf, long n, uvlong off)
 {
-	char status[MAXMACH*40], scope[12];
+	/* A kpcpu line is 41 bytes at most, its counts at 2^32-1: 40 cut the last of 8 short. */
+	char status[MAXMACH*48], scope[12];
 	uint len, cut;
 	int k, l;
 

@@ -139,6 +139,7 @@ lapicinit(void)
 	lapicw(Lticr, lapicticks);
 }
 
+
 int
 lapicid(void)
 {
@@ -290,4 +291,53 @@ nmiclocknext(void)
 	c = left + 1 + ((uvlong)nmiseed * nmicount >> 32);
 	outb(0x40, c);
 	outb(0x40, c >> 8);
+}
+
+enum {
+	Clkseed	= 2891336453U,	/* the clock's phases' generator's first state, less the processor's id */
+};
+
+/*
+ * The clock's next tick, from its interrupt, which found a process
+ * that profiles itself (prof: profil or pcsample, kern/prof.c): at a
+ * phase drawn at random after its point on the grid of 1/HZ, as
+ * kprof's ticks are (nmiclocknext), so that a program whose loop keeps
+ * time with the clock cannot alias with its samples.  On the fixed
+ * grid, profdemo's pair of loops, 4.1 to a tick at hz=10000, had its
+ * split 3.8 standard errors off, by where the run started
+ * (doc/benchmarks.md, profil aliases).  The grid stays, so the rate
+ * stays HZ: the count written is from now, less the counts since this
+ * tick (the periodic timer counts on from the count it reloads), to
+ * the next grid point and its phase.  At a tick that finds no process
+ * profiling, the tick goes back to the grid, and at the next to the count of 1/HZ, which
+ * the time since the interrupt puts that far off the grid: a few
+ * counts, once.  While nothing profiles the clock is as it was, fixed,
+ * and the clock calls this only while m's clkcount says otherwise.
+ */
+NOPROF void
+lapicnext(int prof)
+{
+	Mach *m = thismach();
+	uint e, ph, c;
+
+	if(!prof && m->clkphase == 0){
+		lapicw(Lticr, lapicticks);
+		m->clkcount = 0;
+		return;
+	}
+	ph = 0;
+	if(prof){
+		if(m->clkseed == 0)
+			m->clkseed = Clkseed - m->id;
+		m->clkseed = m->clkseed * Lcgmul + Lcgadd;
+		ph = (uvlong)m->clkseed * lapicticks >> 32;
+	}
+	e = (m->clkcount ? m->clkcount : lapicticks) - lapic[Ltccr];
+	c = lapicticks + ph - m->clkphase;
+	while(c <= e)
+		c += lapicticks;	/* the next point already passed (a host that stopped us): skip to the one after */
+	c -= e;
+	lapicw(Lticr, c);
+	m->clkcount = c;
+	m->clkphase = ph;
 }

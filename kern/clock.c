@@ -57,14 +57,19 @@ clock(void)
 	Mach *m = thismach();
 	Proc *p = m->proc;
 	Image *im;
+	int prof = 0;
 
 	m->ticks++;
 	if(p != nil){
 		p->ticks++;
-		if((im = p->img) != nil && (im->prof.span | im->pcs.buf) != 0)
+		if((im = p->img) != nil && (im->prof.span | im->pcs.buf) != 0){
 			p->profowed++;
+			prof = 1;
+		}
 	}
 	lapiceoi();
+	if(prof | m->clkcount)
+		lapicnext(prof);
 	if(kprofon)
 		kprofdrain();
 	if(m->id != 0)

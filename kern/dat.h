@@ -244,6 +244,9 @@ struct Mach {
 	Image	*volatile profimg;	/* the image whose owed ticks it is counting, or nil (profdrain) */
 	uvlong	gdt[NSEG];
 	uint	tss[26];	/* the 104-byte TSS: only esp0, ss0 and the I/O map base matter */
+	uint	clkcount;	/* the count its clock's timer reloads, if not 1/HZ's, else 0 (kern/apic.c, lapicnext) */
+	uint	clkphase;	/* how far its clock's tick falls after its point on the grid, in the timer's counts */
+	uint	clkseed;	/* the generator of those phases */
 };
 
 enum { Unused, Embryo, Sleeping, Runnable, Running, Zombie };

@@ -30,6 +30,7 @@ extern volatile uint	*lapic, *ioapic;
 void	lapicinit(void);
 int	lapicid(void);
 void	lapiceoi(void);
+void	lapicnext(int);
 void	lapicipi(int, uint);
 void	ioapicinit(void);
 void	ioapicenable(int);

@@ -191,7 +191,9 @@ ptspan(uint i, uintptr top, uint *lo, uint *hi)
  * lie under top (see above), and the page tables left empty: a failed
  * or shrinking sbrk gives them back with its pages, and fork and exit
  * need not look through them again.  If pd is in use, the caller
- * reloads cr3 before user code runs.
+ * reloads cr3 before user code runs.  A scheduling point at each
+ * table: 96 MB took 2.1 ms to free without, and a killed process
+ * frees all the same (the point's result is not looked at).
  */
 void
 unmapuser(pte_t *pd, uintptr lo, uintptr hi, uintptr top)
@@ -206,6 +208,7 @@ unmapuser(pte_t *pd, uintptr lo, uintptr hi, uintptr top)
 		return;
 	last = PDX(hi - 1);
 	for(i = nextpt(pd, PDX(lo), last, top); i <= last; i = nextpt(pd, i + 1, last, top)){
+		schedpoint();
 		ptspan(i, top, &slo, &shi);
 		jlo = i == PDX(lo) && PTX(lo) > slo ? PTX(lo) : slo;
 		jhi = i == last && PTX(hi - 1) + 1 < shi ? PTX(hi - 1) + 1 : shi;
@@ -357,14 +360,18 @@ ufixup(Ureg *u)
  * stack.  Loading cr3 empties the TLB, so it is left alone when p's
  * tables are already the ones in use.  (A page directory is freed only
  * once it is no longer loaded, so the same address means the same
- * tables.)
+ * tables.)  A process that has left its image at exit has none, and
+ * runs on the kernel's: it may yield while it frees the image
+ * (unmapuser's scheduling points).
  */
 void
 switchuvm(Proc *p)
 {
+	pte_t *pd = p->pgdir != nil ? p->pgdir : kpgdir;
+
 	thismach()->tss[1] = (uint)p->kstack + KSTACK;	/* esp0 */
-	if(rcr3() != PADDR(p->pgdir))
-		lcr3(PADDR(p->pgdir));
+	if(rcr3() != PADDR(pd))
+		lcr3(PADDR(pd));
 }
 
 /* The kernel's tables alone, for when a process's are about to go. */

@@ -8,13 +8,16 @@
 # the sleeps took up to 593, 442 and 698 ticks.  And on 1, a sleep of
 # 1000 ticks beside four processes that read a directory of 900 files
 # whole (atk_long dirs), a point at each entry, ends within 5 ticks of
-# its end (without the points, 17 late: a read is 38 ticks).
+# its end (without the points, 17 late: a read is 38 ticks); and a
+# process that reads the clock again and again beside sbrk giving back
+# 96 MB, and exits of 96 MB, goes at most 3 ticks without a turn
+# (without the points in freeing, 23).
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
 for p in 1 2 4; do
 	dirs=
-	[ $p = 1 ] && dirs='; atk_long dirs'
+	[ $p = 1 ] && dirs='; atk_long dirs; atk_long free'
 	guest -d -p $p -a hz=10000 -t 120 -c "hogwake -n $p$dirs"
 	sed -n 's/^hogwake: \(.* took .*\)/'"p$p"': \1/p' <<<"$out"
 	has "p$p-sleeper-on-time" '^hogwake: ok$'
@@ -22,6 +25,9 @@ for p in 1 2 4; do
 		t=$(sed -nE 's/^atk_long: dirs: ([0-9]+) ticks at 10000 Hz$/\1/p' <<<"$out")
 		echo "p$p: a sleep of 1000 ticks beside readers of a directory took ${t:-?}"
 		check "p$p-dirs-on-time" [ "${t:-9999}" -le 1005 ]
+		g=$(sed -nE 's/^atk_long: free: longest gap ([0-9]+) ticks at 10000 Hz$/\1/p' <<<"$out")
+		echo "p$p: the longest without a turn beside frees of 96 MB: ${g:-?} ticks"
+		check "p$p-free-turns" [ "${g:-9999}" -le 3 ]
 	fi
 	hasnt "p$p-no-failure" '^FAIL|panic|kernel trap'
 done

@@ -1,5 +1,5 @@
 /*
- * atk_long sbrk|fork|exec|headers|dirs: a child sleeps 100 ms while its
+ * atk_long sbrk|fork|exec|headers|dirs|free: a child sleeps 100 ms while its
  * parent makes long system calls: sbrk of 96 MB (every page zeroed),
  * fork of a 48 MB process (every page copied), exec of a program whose
  * bss is 96 MB, exec of programs with 30000 program headers, all but
@@ -118,6 +118,43 @@ readdirs(int n)
 	}
 }
 
+/*
+ * free: a prober that reads the clock again and again for 300 ms, and
+ * says the longest it went without a turn, while this process grows
+ * by 96 MB and gives it back, twice, and two children grow by 96 MB
+ * and exit: on 1 processor a gap is a stretch the others kept it.
+ */
+static int
+freeing(void)
+{
+	unsigned t, last, start, gap = 0, hz;
+	int i, st;
+
+	if(fork() == 0){
+		start = last = clockticks(&hz);
+		while((t = clockticks(&hz)) - start < hz*3/10){
+			if(t - last > gap)
+				gap = t - last;
+			last = t;
+		}
+		printf("atk_long: free: longest gap %u ticks at %u Hz\n", gap, hz);
+		exit(0);
+	}
+	for(i = 0; i < 2; i++)
+		if(sbrk(96*MB) == (void*)-1 || sbrk(-96*MB) == (void*)-1)
+			printf("atk_long: sbrk failed\n");
+	/* And processes that exit with 96 MB, which exit frees. */
+	for(i = 0; i < 2; i++)
+		if(fork() == 0){
+			if(sbrk(96*MB) == (void*)-1)
+				printf("atk_long: sbrk failed\n");
+			exit(0);
+		}else
+			wait(&st);
+	wait(&st);
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -127,6 +164,8 @@ main(int argc, char *argv[])
 	int pid, st, i;
 	char name[32];
 
+	if(strcmp(kind, "free") == 0)
+		return freeing();
 	if(strcmp(kind, "exec") == 0 && mkbig() < 0){
 		printf("atk_long: cannot make /tmp/bigbss\n");
 		return 1;

@@ -178,9 +178,9 @@ call1(int k, char *p, long n, int pfd[2], int filefd, char *tmp)
 		if(chdir(inT(pfd, PG - 64, DIR)) == 0)
 			chdir("/");
 		return 0;
-	case 13:
-		if(bind(inT(pfd, PG - 128, DIR "/a"), inT(pfd, PG - 64, DIR "/b"), MREPL) == 0)
-			unmount(NULL, DIR "/b");
+	case 13:	/* new in T; old not: a string torn by T's zeroing could name /tmp, and hide it all */
+		if(bind(inT(pfd, PG - 128, DIR "/a"), DIR "/b", MREPL) == 0 && unmount(NULL, DIR "/b") < 0)
+			bad("bind's unmount failed", 0, 0);
 		return 0;
 	case 14:	/* exec of no program, its path and arguments in T: read, then it fails */
 		argv[0] = inT(pfd, PG - 64, "x");

@@ -129,6 +129,74 @@ testscale(unsigned int scale)
 }
 
 /*
+ * The clock's ticks, by the time-stamp counter at each change of
+ * /dev/time's count, NPHASE of them: with profil off on a fixed grid,
+ * every interval within a fifth of the mean; with it on at a phase
+ * drawn at random in each tick (kern/apic.c, lapicnext), so that no
+ * loop that keeps time with the grid aliases with the samples: some
+ * under 3/5 of the mean, some over 7/5, and the mean the grid's, to
+ * the 1/NPHASE of it that the first and last ticks' phases make and
+ * 2% more.
+ * The first ticks after a change are left out: the clock goes back to
+ * the grid over two.  Under -d, where the counter counts instructions,
+ * 10^9 a second, and no host stops the guest between the reads; and at
+ * hz=1000 or less: at 10000 a look at /dev/time is a fifth of a tick.
+ */
+enum { NPHASE = 32 };
+
+static void
+phases(unsigned long long *mean, unsigned long long *lo, unsigned long long *hi)
+{
+	unsigned long long t[NPHASE+1], d;
+	unsigned long k;
+	int i;
+
+	for(i = 0; i < 3; i++){
+		k = now();
+		while(now() == k)
+			;
+	}
+	for(i = 0; i <= NPHASE; i++){
+		t[i] = tsc();
+		k = now();
+		while(now() == k)
+			;
+	}
+	*lo = ~0ULL;
+	*hi = 0;
+	for(i = 0; i < NPHASE; i++){
+		d = t[i+1] - t[i];
+		*lo = d < *lo ? d : *lo;
+		*hi = d > *hi ? d : *hi;
+	}
+	*mean = (t[NPHASE] - t[0]) / NPHASE;
+}
+
+static void
+testphase(void)
+{
+	unsigned long long grid, mean, lo, hi;
+
+	grid = 1000000000ULL / hz;
+	phases(&mean, &lo, &hi);
+	if(lo < grid - grid/5 || hi > grid + grid/5)
+		fail("phase-fixed", "intervals %llu to %llu, of a grid of %llu", lo, hi, grid);
+	else
+		ok("phase-fixed");
+	memset(hist, 0, sizeof hist);
+	if(profil(hist, 2*ncounters(0x10000), UTEXT, 0x10000) < 0){
+		fail("phase-random", "profil: %s", strerror(errno));
+		return;
+	}
+	phases(&mean, &lo, &hi);
+	profoff();
+	if(lo > grid*3/5 || hi < grid*7/5 || mean < grid - grid/NPHASE - grid/50 || mean > grid + grid/NPHASE + grid/50)
+		fail("phase-random", "intervals %llu to %llu, mean %llu, of a grid of %llu", lo, hi, mean, grid);
+	else
+		ok("phase-random");
+}
+
+/*
  * Profiling on, then a second call that should count nothing; clear
  * the counters, spin, and check that nothing was counted.
  */
@@ -624,6 +692,8 @@ main(int argc, char *argv[])
 	testbound();
 	testreplace();
 	testsaturate();
+	if(hz <= 1000)
+		testphase();
 
 	testerr("scale-0x10001", profil(hist, sizeof hist, UTEXT, 0x10001), EINVAL);
 	testerr("odd-buf", profil((unsigned short*)((char*)hist + 1), 64, UTEXT, 0x10000), EINVAL);

@@ -76,6 +76,16 @@ now(void)
 	return t;
 }
 
+/* The time-stamp counter: under run-qemu.sh -d, the instructions all the processors ran. */
+unsigned long long
+tsc(void)
+{
+	unsigned int lo, hi;
+
+	asm volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (unsigned long long)hi << 32 | lo;
+}
+
 /* Spin for n ticks of the clock, chunk rounds of spinloop between looks at it. */
 void
 spinticks(unsigned long n, unsigned int chunk)

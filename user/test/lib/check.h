@@ -12,6 +12,7 @@ void	fail(const char *name, const char *fmt, ...);
 void	failcall(const char *what, long r);
 void	fatal(const char *what);
 unsigned long	now(void);
+unsigned long long	tsc(void);
 void	spinticks(unsigned long n, unsigned int chunk);
 unsigned long	histsum(const unsigned short *h, unsigned long lo, unsigned long hi);
 int	allzero(const void *p, unsigned long n);
