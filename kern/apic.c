@@ -139,7 +139,6 @@ lapicinit(void)
 	lapicw(Lticr, lapicticks);
 }
 
-
 int
 lapicid(void)
 {
@@ -309,10 +308,11 @@ enum {
  * stays HZ: the count written is from now, less the counts since this
  * tick (the periodic timer counts on from the count it reloads), to
  * the next grid point and its phase.  At a tick that finds no process
- * profiling, the tick goes back to the grid, and at the next to the count of 1/HZ, which
- * the time since the interrupt puts that far off the grid: a few
- * counts, once.  While nothing profiles the clock is as it was, fixed,
- * and the clock calls this only while m's clkcount says otherwise.
+ * profiling, the tick goes back to the grid, and at the next to the
+ * count of 1/HZ, which the time since the interrupt puts that far off
+ * the grid: a few counts, once.  While nothing profiles the clock is as
+ * it was, fixed, and the clock calls this only while m's clkcount says
+ * otherwise.
  */
 NOPROF void
 lapicnext(int prof)

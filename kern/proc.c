@@ -1,14 +1,15 @@
 /*
  * Processes: creation, the scheduler, sleep and wakeup, fork, exit,
  * wait and kill, and note groups.  Every processor runs the scheduler,
- * taking processes from the one run queue.  The lock procs guards the process table's
- * states, the run queue and the parent links; it is held across the
- * switch to a process and back, as xv6's, so that no other processor
- * takes a process whose registers are still being saved.  A process in
- * the kernel is never preempted, only interrupted: it gives its
- * processor up only where it sleeps, at the scheduling points of long
- * system calls (schedpoint), and on its way back to user mode after
- * the tick that ends its turn, whichever trap it came in by (trap).
+ * taking processes from the one run queue.  The lock procs guards the
+ * process table's states, the run queue and the parent links; it is
+ * held across the switch to a process and back, as xv6's, so that no
+ * other processor takes a process whose registers are still being
+ * saved.  A process in the kernel is never preempted, only
+ * interrupted: it gives its processor up only where it sleeps, at the
+ * scheduling points of long system calls (schedpoint), and on its way
+ * back to user mode after the tick that ends its turn, whichever trap
+ * it came in by (trap).
  */
 #include "u.h"
 #include "mem.h"
@@ -21,10 +22,7 @@ static Proc	proc[NPROC];
 static int	nextpid = 1;
 static Proc	*initproc;
 
-/*
- * The run queue: the Runnable processes, first come first served,
- * linked through rnext.
- */
+/* The run queue: the Runnable processes, first come first served, through rnext. */
 static struct {
 	Proc	*head;
 	Proc	*tail;
@@ -174,9 +172,7 @@ idle(void)
  * next on another processor, change its tables there, or exit and free
  * them: this one lets go of them, and of what its TLB holds of them.
  * Interrupts are off but in idle: a process that a wakeup on another
- * processor readies is seen here by the next tick at the latest.  Each
- * pass, and each process taken up, is marked in or out of kprof's
- * scope, for its exact count (kpscopemark).
+ * processor readies is seen here by the next tick at the latest.
  */
 void
 scheduler(void)
@@ -273,8 +269,7 @@ yield(void)
  *	kern/mmu.c	mapuser, copypgdir: every page; unmapuser: every table
  *	kern/exec.c	loadsegs: every program header and page read
  *	kern/sysfile.c	unionread: every directory entry read
- *	kern/kpproc.c	kpprocread: every 32 lines printed (bounded, but
- *			some 2 ms with the table of exited processes full)
+ *	kern/kpproc.c	kpprocread: every 32 lines (2 ms for a full table)
  *
  * Everything else a call does is bounded by a small constant: a path,
  * the process or node table, a pipe's 4 KB, a union's 8 directories.
