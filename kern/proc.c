@@ -269,10 +269,11 @@ yield(void)
  *	kern/mmu.c	mapuser, copypgdir: every page; unmapuser: every table
  *	kern/exec.c	loadsegs: every program header and page read
  *	kern/sysfile.c	unionread: every directory entry read
+ *	kern/chan.c	namec: every element of a path walked
  *	kern/kpproc.c	kpprocread: every 32 lines (2 ms for a full table)
  *
- * Everything else a call does is bounded by a small constant: a path,
- * the process or node table, a pipe's 4 KB, a union's 8 directories.
+ * Everything else a call does is bounded by a small constant: the
+ * process or node table, a pipe's 4 KB, a union's 8 directories.
  */
 int
 schedpoint(void)

@@ -1,5 +1,5 @@
 /*
- * atk_long sbrk|fork|exec|headers|dirs|free: a child sleeps 100 ms while its
+ * atk_long sbrk|fork|exec|headers|dirs|free|walk: a child sleeps 100 ms while its
  * parent makes long system calls: sbrk of 96 MB (every page zeroed),
  * fork of a 48 MB process (every page copied), exec of a program whose
  * bss is 96 MB, exec of programs with 30000 program headers, all but
@@ -124,11 +124,10 @@ readdirs(int n)
  * by 96 MB and gives it back, twice, and two children grow by 96 MB
  * and exit: on 1 processor a gap is a stretch the others kept it.
  */
-static int
-freeing(void)
+static void
+prober(char *kind)
 {
 	unsigned t, last, start, gap = 0, hz;
-	int i, st;
 
 	if(fork() == 0){
 		start = last = clockticks(&hz);
@@ -137,9 +136,17 @@ freeing(void)
 				gap = t - last;
 			last = t;
 		}
-		printf("atk_long: free: longest gap %u ticks at %u Hz\n", gap, hz);
+		printf("atk_long: %s: longest gap %u ticks at %u Hz\n", kind, gap, hz);
 		exit(0);
 	}
+}
+
+static int
+freeing(void)
+{
+	int i, st;
+
+	prober("free");
 	for(i = 0; i < 2; i++)
 		if(sbrk(96*MB) == (void*)-1 || sbrk(-96*MB) == (void*)-1)
 			printf("atk_long: sbrk failed\n");
@@ -155,6 +162,43 @@ freeing(void)
 	return 0;
 }
 
+/*
+ * walk: as free, the prober beside stats of a path of 125 elements
+ * through /tmp/walk, 850 files and b, bound under itself as b.
+ */
+static int
+walking(void)
+{
+	char name[32], path[256];
+	struct Dir d;
+	int i, n, st;
+
+	if(mkdir("/tmp/walk") < 0)
+		return 1;
+	for(i = 0; i < 850; i++){
+		snprintf(name, sizeof name, "/tmp/walk/%d", i);
+		close(create(name, O_WRONLY, 0664));
+	}
+	if(mkdir("/tmp/walk/b") < 0 || bind("/tmp/walk", "/tmp/walk/b", MREPL) < 0)
+		printf("atk_long: cannot bind /tmp/walk\n");
+	strcpy(path, "/tmp/walk");
+	for(n = strlen(path); n < 250; n += 2)
+		strcpy(path + n, "/b");
+	prober("walk");
+	for(i = 0; i < 60; i++)
+		if(stat(path, &d) < 0)
+			printf("atk_long: stat of the long path failed\n");
+	wait(&st);
+	unmount(NULL, "/tmp/walk/b");
+	remove("/tmp/walk/b");
+	for(i = 0; i < 850; i++){
+		snprintf(name, sizeof name, "/tmp/walk/%d", i);
+		remove(name);
+	}
+	remove("/tmp/walk");
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -166,6 +210,8 @@ main(int argc, char *argv[])
 
 	if(strcmp(kind, "free") == 0)
 		return freeing();
+	if(strcmp(kind, "walk") == 0)
+		return walking();
 	if(strcmp(kind, "exec") == 0 && mkbig() < 0){
 		printf("atk_long: cannot make /tmp/bigbss\n");
 		return 1;
