@@ -138,14 +138,11 @@ continue
 end
 continue
 EOF
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("localhost", 0)); print(s.getsockname()[1])')
+port=$(freeport)
 GDBPORT=$port guest -d -g -t 200 -c 'cat /dev/textsum; cat /dev/sysstat; segs ret 8
 cat /dev/sysstat; cat /dev/textsum' &
 qemu=$!
-for i in $(seq 1200); do
-	ss -ltn | grep -q ":$port " && break
-	sleep 0.1
-done
+listening "$port"
 gdb -batch -nx -ex "target remote localhost:$port" -x "$T/inject.gdb" o/kernel >"$T/gdb" 2>&1
 wait $qemu
 out=$(tr -d '\r\0' <"$T/console")

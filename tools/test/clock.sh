@@ -28,17 +28,7 @@ gdb.execute("delete")
 gdb.execute("continue")
 EOF2
 
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("localhost", 0)); print(s.getsockname()[1])')
-GDBPORT=$port timeout 300 ./run-qemu.sh -k -d -g -p 2 -c 'sleep 100; echo slept' >"$T/console" 2>&1 &
-qemu=$!
-for i in $(seq 1200); do
-	ss -ltn | grep -q ":$port " && break
-	sleep 0.1
-done
-timeout 300 gdb -q -batch -nx -ex "set \$gdbport = $port" -x tools/gdbinit -x "$T/stall.py" >"$T/gdb" 2>&1
-wait $qemu
-st=$?
-out=$(tr -d '\r\0' <"$T/console")
+gdbguest "$T/stall.py" -p 2 -c 'sleep 100; echo slept'
 check guest-status [ "$st" = 0 ]
 has guest-slept '^slept$'
 out=$(cat "$T/gdb")

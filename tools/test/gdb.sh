@@ -16,13 +16,10 @@ for s in "${steps[@]}"; do
 	gdbargs+=(-ex "$s")
 done
 
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("localhost", 0)); print(s.getsockname()[1])')
+port=$(freeport)
 eval "GDBPORT=$port timeout 600 $run" >"$T/console" 2>&1 &
 qemu=$!
-for i in $(seq 1200); do
-	ss -ltn | grep -q ":$port " && break
-	sleep 0.1
-done
+listening "$port"
 timeout 600 gdb -q -batch -nx -ex "set \$gdbport = $port" -x tools/gdbinit "${gdbargs[@]}" >"$T/gdb" 2>&1
 wait $qemu
 st=$?

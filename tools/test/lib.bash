@@ -53,6 +53,39 @@ guest() {
 	return "$st"
 }
 
+# freeport: a TCP port on localhost that nothing listens on now.
+freeport() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("localhost", 0)); print(s.getsockname()[1])'
+}
+
+# listening PORT: wait, two minutes at most, until something listens
+# on PORT (a guest booted with -g, waiting for gdb).
+listening() {
+	local i
+	for i in $(seq 1200); do
+		ss -ltn | grep -q ":$1 " && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# gdbguest SCRIPT ARGS...: boot with guest -d -g -t 600 ARGS, and drive
+# it from gdb in batch mode with tools/gdbinit and the Python SCRIPT,
+# whose output is left in $T/gdb; the console in $out and the guest's
+# status in $st, as guest leaves them.
+gdbguest() {
+	local script=$1 port qemu
+	shift
+	port=$(freeport)
+	GDBPORT=$port guest -d -g -t 600 "$@" &
+	qemu=$!
+	listening "$port"
+	timeout 600 gdb -q -batch -nx -ex "set \$gdbport = $port" -x tools/gdbinit -x "$script" >"$T/gdb" 2>&1
+	wait $qemu
+	st=$?
+	out=$(tr -d '\r\0' <"$T/console")
+}
+
 # typeat NAME ARGS...: boot with run-qemu.sh -k ARGS, typing the steps
 # on the standard input as a person would (tools/test/typeat.py); the
 # console is left in $out, and the case NAME-ran passes if it ended well.

@@ -39,17 +39,7 @@ gdb.execute("delete")
 gdb.execute("continue")
 EOF
 
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("localhost", 0)); print(s.getsockname()[1])')
-GDBPORT=$port timeout 600 ./run-qemu.sh -k -d -g -p 2 -a 'hz=10000' -c 'atk_prof mix 300' >"$T/console" 2>&1 &
-qemu=$!
-for i in $(seq 1200); do
-	ss -ltn | grep -q ":$port " && break
-	sleep 0.1
-done
-timeout 600 gdb -q -batch -nx -ex "set \$gdbport = $port" -x tools/gdbinit -x "$T/race.py" >"$T/gdb" 2>&1
-wait $qemu
-st=$?
-out=$(tr -d '\r\0' <"$T/console")
+gdbguest "$T/race.py" -p 2 -a 'hz=10000' -c 'atk_prof mix 300'
 check guest-status [ "$st" = 0 ]
 has atk_prof-mix '^atk_prof: mix: ok$'
 out=$(cat "$T/gdb")
