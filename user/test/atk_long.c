@@ -16,6 +16,22 @@
 
 enum { MB = 1024*1024 };
 
+/* /bin/echo into elf, size bytes at most: its length, or -1; and where its program headers are. */
+static long
+readecho(char *elf, long size, unsigned *phoff, unsigned short *phnum)
+{
+	long n;
+	int fd;
+
+	if((fd = open("/bin/echo", O_RDONLY)) < 0)
+		return -1;
+	n = read(fd, elf, size);
+	close(fd);
+	memmove(phoff, elf + 28, 4);
+	memmove(phnum, elf + 44, 2);
+	return n;
+}
+
 /* /bin/echo as /tmp/bigbss, its writable segment's memsz grown by 96 MB. */
 static int
 mkbig(void)
@@ -26,12 +42,8 @@ mkbig(void)
 	long n;
 	int fd;
 
-	if((fd = open("/bin/echo", O_RDONLY)) < 0)
+	if((n = readecho(elf, sizeof elf, &phoff, &phnum)) < 0)
 		return -1;
-	n = read(fd, elf, sizeof elf);
-	close(fd);
-	memmove(&phoff, elf + 28, 4);
-	memmove(&phnum, elf + 44, 2);
 	for(i = 0; i < phnum; i++){
 		ph = (unsigned*)(elf + phoff + 32*i);
 		if(ph[0] == 1 && ph[6] & 2)
@@ -63,12 +75,8 @@ mkheaders(void)
 	long n;
 	int fd, i;
 
-	if((fd = open("/bin/echo", O_RDONLY)) < 0)
+	if((n = readecho(elf, sizeof elf, &phoff, &phnum)) < 0)
 		return -1;
-	n = read(fd, elf, sizeof elf);
-	close(fd);
-	memmove(&phoff, elf + 28, 4);
-	memmove(&phnum, elf + 44, 2);
 	memmove(elf + 28, &n, 4);
 	memmove(elf + 44, &all, 2);
 	for(i = 0; i < Nhdr; i++){

@@ -424,6 +424,18 @@ top(void)
 	*s = saved;
 }
 
+/* fork, with what stdout holds written first, so that the child does not print it again. */
+static int
+xfork(void)
+{
+	int pid;
+
+	fflush(stdout);
+	if((pid = fork()) < 0)
+		fatal("fork");
+	return pid;
+}
+
 /*
  * Processes of ticking threads, their buffers in the heap, killed one
  * thread at a time, a thread in the midst of its ticks.  The pids come
@@ -440,10 +452,7 @@ killer(void)
 		fatal("pipe");
 	t0 = now();
 	for(r = 0; now() - t0 < T; r++){
-		fflush(stdout);
-		if((pid = fork()) < 0)
-			fatal("fork");
-		if(pid == 0){
+		if((pid = xfork()) == 0){
 			p = sbrk(2*PGSIZE);
 			profil((unsigned short*)p, PGSIZE, UTEXT, 0x4000);
 			pcsample((uintptr_t*)(p + PGSIZE), PGSIZE/4);
@@ -489,10 +498,7 @@ execs(void)
 	bad = 0;
 	t0 = now();
 	for(r = 0; now() - t0 < T; r++){
-		fflush(stdout);
-		if((pid = fork()) < 0)
-			fatal("fork");
-		if(pid == 0){
+		if((pid = xfork()) == 0){
 			p = heapat(PGSIZE, 2*PGSIZE);
 			profil(zone, sizeof zone, UTEXT, 0x8000);
 			pcsample(szone, NSZONE);
