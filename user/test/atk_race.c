@@ -111,10 +111,12 @@ inT(int fd[2], int k, const char *s)
 /*
  * One call of kind k at p, its other arguments good; the bytes it may
  * write are [p, p+n).  Returns how many it says it moved.  pfd is the
- * caller's pipe, tmp a buffer on its own stack.
+ * caller's pipe, tmp a buffer on its own stack, and mnt a directory of
+ * its own to bind onto: on one for all, a caller's unmount would take
+ * away another's bind, and that one's own unmount rightly fail.
  */
 static long
-call1(int k, char *p, long n, int pfd[2], int filefd, char *tmp)
+call1(int k, char *p, long n, int pfd[2], int filefd, char *tmp, const char *mnt)
 {
 	char *argv[3];
 	long r;
@@ -179,7 +181,7 @@ call1(int k, char *p, long n, int pfd[2], int filefd, char *tmp)
 			chdir("/");
 		return 0;
 	case 13:	/* new in T; old not: a string torn by T's zeroing could name /tmp, and hide it all */
-		if(bind(inT(pfd, PG - 128, DIR "/a"), DIR "/b", MREPL) == 0 && unmount(NULL, DIR "/b") < 0)
+		if(bind(inT(pfd, PG - 128, DIR "/a"), mnt, MREPL) == 0 && unmount(NULL, mnt) < 0)
 			bad("bind's unmount failed", 0, 0);
 		return 0;
 	case 14:	/* exec of no program, its path and arguments in T: read, then it fails */
@@ -227,13 +229,15 @@ static void
 caller(int id)
 {
 	static const long lens[] = { 1, 63, 100, PG - 1, PG, PG + 1 };
-	char name[32], tmp[PG + 1], *p;
+	char name[32], mnt[32], tmp[PG + 1], *p;
 	int pfd[2], filefd, i, k;
 	long n, r;
 	unsigned int seed = id * 7919 + 1;
 
 	memset(tmp, 'x', sizeof tmp);
 	snprintf(name, sizeof name, DIR "/c%d", id);
+	snprintf(mnt, sizeof mnt, DIR "/b%d", id);
+	mkdir(mnt);
 	if((filefd = create(name, O_RDWR, 0664)) < 0 || pipe(pfd) < 0){
 		bad("caller setup", 0, 0);
 		return;
@@ -253,7 +257,7 @@ caller(int id)
 		if(p < S + PG/2)
 			p = S + PG/2;	/* S's first half is the guard */
 		errno = 0;
-		r = call1(k, p, n, pfd, filefd, tmp);
+		r = call1(k, p, n, pfd, filefd, tmp, mnt);
 		if(r < 0 && errno == EFAULT)
 			__sync_fetch_and_add(&nfault, 1);
 		if(r > 0)
@@ -264,6 +268,7 @@ caller(int id)
 			bad("S changed under call %ld", k, 0);
 	}
 	close(filefd);
+	remove(mnt);
 	close(pfd[0]);
 	close(pfd[1]);
 	remove(name);
@@ -284,7 +289,6 @@ testcalls(void)
 	memset(S, 'G', PG/2);
 	strcpy(S, DIR);
 	mkdir(DIR "/a");
-	mkdir(DIR "/b");
 	close(create(DIR "/f", O_RDWR, 0664));
 	stop = 0;
 	pid = thread(toggler, 0);
@@ -302,7 +306,6 @@ testcalls(void)
 	printf("atk_race: calls: %d calls, %d faulted, %d moved bytes\n", Ncaller*rounds, nfault, nmoved);
 	remove(DIR "/f");
 	remove(DIR "/a");
-	remove(DIR "/b");
 }
 
 /*
