@@ -334,8 +334,14 @@ lapicnext(int prof)
 	}
 	e = (m->clkcount ? m->clkcount : lapicticks) - lapic[Ltccr];
 	c = lapicticks + ph - m->clkphase;
-	while(c <= e)
-		c += lapicticks;	/* the next point already passed (a host that stopped us): skip to the one after */
+	/*
+	 * A point already passed (a host that stopped us), or so near that
+	 * the timer, reloading so short a count, would fire faster than
+	 * its interrupt is taken (under QEMU, its timer loop then never
+	 * catches up, and the guest stops): the one after it instead.
+	 */
+	while(c <= e + lapicticks/16)
+		c += lapicticks;
 	c -= e;
 	lapicw(Lticr, c);
 	m->clkcount = c;
