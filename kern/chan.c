@@ -112,7 +112,11 @@ findmount(Chan *c)
 	return -1;
 }
 
-/* If something is bound over c, the first directory of that union instead. */
+/*
+ * If something is bound over c, the first directory of that union
+ * instead; nil if it cannot be made (c is closed then): going on in c
+ * would walk under the bind.
+ */
 static Chan*
 domount(Chan *c)
 {
@@ -120,9 +124,15 @@ domount(Chan *c)
 	int i;
 
 	lock(&mountlk);
-	if((i = findmount(c)) < 0 || (nc = cclone(mounts[i]->to[0])) == nil){
+	if((i = findmount(c)) < 0){
 		unlock(&mountlk);
 		return c;
+	}
+	if((nc = cclone(mounts[i]->to[0])) == nil){
+		unlock(&mountlk);
+		cclose(c);
+		seterr(ENOMEM, nil);
+		return nil;
 	}
 	nc->mnt = mounts[i];
 	lock(&chanlk);

@@ -246,12 +246,19 @@ bad:
  * stopping at 65535.  Threads on other processors may add to it at
  * once: a compare-and-swap, tried again if another changed the counter
  * between the read and the swap (cmpxchg then leaves its new value in
- * ax).  n + 65535 must not pass 2^32.
+ * ax), but Castries times at most.  Each processor adds once a tick, so
+ * the adds of the others fail it a few times at most; a thread that
+ * writes the counter itself without pause could fail it for as long as
+ * it liked, on a processor with interrupts off (QEMU showed 7462 in a
+ * row).  Then the tick is dropped, and the profiler stays on: the
+ * counter is the program's to spoil.  n + 65535 must not pass 2^32.
  */
+enum { Castries = 64 };
+
 static inline int
 uaddsat16(uintptr va, uint n)
 {
-	uint t, c;
+	uint t, c, k = Castries;
 
 	asm volatile goto(UCHECK
 		"2: movzwl (%[va]), %%eax\n\t"
@@ -260,11 +267,14 @@ uaddsat16(uintptr va, uint n)
 		"jbe 4f\n\t"
 		"movl $0xFFFF, %[t]\n\t"
 		"4: lock; cmpxchgw %w[t], (%[va])\n\t"
-		"jne 3b\n\t"
+		"je 5f\n\t"
+		"decl %[k]\n\t"
+		"jnz 3b\n\t"
+		"5:\n\t"
 		UFIXUP("1b", "%l[bad]")
 		UFIXUP("2b", "%l[bad]")
 		UFIXUP("4b", "%l[bad]")
-		: [t] "=&r"(t), "=&a"(c)
+		: [t] "=&r"(t), "=&a"(c), [k] "+r"(k)
 		: [va] "r"(va), [n] "r"(n), [lim] "i"(KZERO - 2), [vpt] "i"(VPT), [u] "i"(PTEU)
 		: "cc", "memory" : bad);
 	return 0;

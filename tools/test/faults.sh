@@ -21,7 +21,10 @@
 #   rewrites and cuts short, and two threads of one image exec'ing at
 #   once; the process table full of children with their descriptors
 #   full of full pipes, blocked, all killed; calls with the stack
-#   pointer at the top of user memory, their arguments in the kernel's.
+#   pointer at the top of user memory, their arguments in the kernel's;
+#   atk_heap root: the heap taken by files, pipes and channels to the
+#   last channel, and "/", bound after with a directory, opened with
+#   room for one channel: the union or ENOMEM, never the root alone.
 # After each boot no test failed, nothing panicked, the kernel's text
 # is unchanged and the free pages and the heap are back where they were.
 cd "$(dirname "$0")/../.." || exit 1
@@ -38,6 +41,7 @@ atk_race stacktop
 atk_race calls 300
 atk_race exec 40
 atk_race exhaust 2
+atk_heap root
 LAST
 cat /dev/sysstat; cat /dev/textsum'
 
@@ -54,6 +58,7 @@ for how in "-d -p 2" "-d -p 4" "-d -p 8" "-p 4"; do
 	for c in stacktop calls exec exhaust; do
 		has "race-$c$name" "^atk_race: $c: ok$"
 	done
+	has "heap-root$name" '^atk_heap: root: ok$'
 	if [ -n "$kp" ]; then
 		has "kpread$name" '^faults: kpread: ok$'
 		sed -nE 's/^faults: kpread: (.*)/kpread '"$how"': \1/p' <<<"$out"

@@ -8,12 +8,15 @@
 # the section ufixups lists for each) while atk_prof mix's threads tick
 # in loops of system calls, 300 times (tens of them on a system call's
 # way back), and counts those with interrupts on: none.  Before the
-# fix, a third of them had.
+# fix, a third of them had.  Then gdb changes the counter before each
+# of uaddsat16's swaps, 20 adds, as a thread writing it without pause
+# may: each add gives up after 64 swaps (Castries), where it spun on,
+# interrupts off, for as long as the writes went on.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
 cat >"$T/race.py" <<'EOF'
-import gdb
+import gdb, re
 N = 300
 gdb.execute("set trust-readonly-sections on")
 lo = int(gdb.parse_and_eval("(unsigned)&ufixups"))
@@ -36,6 +39,29 @@ while hits < N:
         sys += 1
 print("profrace: %d looks (%d instructions): %d on a system call's way back, %d with interrupts on" % (hits, len(looks), sys, on))
 gdb.execute("delete")
+# Then gdb changes the counter before each swap of uaddsat16's, as a
+# thread writing it without pause may: each add gives up, after a
+# bounded number of swaps, by the next look on its processor.
+cas = [pc for pc in pcs if gdb.execute("x/i %d" % pc, to_string=True).find("cmpxchg") >= 0][0]
+reg = re.search(r"cmpxchg %\w+,\(%(\w+)\)", gdb.execute("x/i %d" % cas, to_string=True)).group(1)
+look = max(pc for pc in looks if pc < cas)
+gdb.execute("hbreak *%d" % look, to_string=True)
+gdb.execute("hbreak *%d" % cas, to_string=True)
+runs = {}
+adds = longest = 0
+while adds < 20 and longest <= 1000:
+    gdb.execute("continue", to_string=True)
+    cpu = gdb.selected_thread().num
+    if int(gdb.parse_and_eval("$pc")) == look:
+        if runs.get(cpu, 0) > 0:
+            adds += 1
+        runs[cpu] = 0
+    else:
+        runs[cpu] = runs.get(cpu, 0) + 1
+        longest = max(longest, runs[cpu])
+        gdb.execute("set var *(unsigned short*)$%s += 1" % reg)
+print("profrace: %d adds under writes, the longest %d swaps" % (adds, longest))
+gdb.execute("delete")
 gdb.execute("continue")
 EOF
 
@@ -48,6 +74,10 @@ echo "profrace: ${looks:-?} looks, ${sys:-?} after a system call, ${on:-?} with 
 check looks-300 [ "${looks:-0}" = 300 ]
 check looks-after-syscalls [ "${sys:-0}" -gt 0 ]
 check looks-interrupts-off [ "${on:-1}" = 0 ]
+read -r adds swaps <<<"$(sed -nE 's/^profrace: ([0-9]+) adds under writes, the longest ([0-9]+) swaps$/\1 \2/p' <<<"$out")"
+echo "profrace: ${adds:-?} adds under writes, the longest ${swaps:-?} swaps"
+check adds-under-writes [ "${adds:-0}" = 20 ]
+check adds-bounded [ "${swaps:-1001}" -le 64 ]
 [ "$fail" = 0 ] || sed 's/^/	| /' "$T/gdb" | tail -20
 
 summary profrace

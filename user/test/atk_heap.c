@@ -6,9 +6,27 @@
  * files again: they must still be refused.  (The check compared with
  * heapfree() - Reserve, which wrapped round below the reserve, and then
  * no process could be made again, not even to remove the files.)
+ *
+ * atk_heap root: with a directory bound after the root (bind -a), take
+ * the rest of the heap with pipes and channels, in threads, until not
+ * one channel more fits; then give back one, and open "/" with one
+ * channel's room fewer each time: it is the union, marker and all, or
+ * refused for want of memory, never the root alone.  (A walk onto a
+ * mount point whose union's channel could not be made went on under
+ * the bind.)  Its files and all go after.
  */
 #include <stdio.h>
+#include <string.h>
+#include <errno.h>
 #include <unistd.h>
+#include "lib/check.h"
+
+enum {
+	Nthr	= 40,	/* threads that hold pipes: 14 each, 2 MB in all */
+	Nfd	= 32,	/* descriptors a process (kern/dat.h) */
+};
+
+#define MARK	"/tmp/atk_heap_r/marker"
 
 static int nfile;
 
@@ -53,10 +71,126 @@ sysstat(char *when)
 	printf("atk_heap: %s: %s", when, buf);
 }
 
+/* Shared by the threads of root: whose turn it is to take heap, and what is left. */
+static volatile int turn = -1, full, holder, freereq, freedone, release;
+static volatile int phase;	/* 0: pipes, 1: channels */
+
+/*
+ * Thread i, at its turn: pipes until the heap or its descriptors run
+ * out, then channels ("#/"); the next thread's turn if it has no
+ * descriptor left.  Then hold them, giving one back if main asks.
+ */
+static void
+taker(int i)
+{
+	int fd[Nfd], n = 0, p[2], r;
+
+	while(turn != i && !release)
+		sleep(1);
+	while(!release && !full){
+		if(phase == 0 && (r = pipe(p)) == 0){
+			fd[n++] = p[0];
+			fd[n++] = p[1];
+		}else if(phase == 1 && (r = open("#/", O_RDONLY)) >= 0)
+			fd[n++] = r;
+		else if(errno == ENOMEM && phase == 0)
+			phase = 1;
+		else if(errno == ENOMEM){
+			holder = n > 0 ? i : i - 1;
+			full = 1;
+		}else{
+			turn = i + 1;
+			break;
+		}
+	}
+	while(!release){
+		if(holder == i && freereq != freedone){
+			close(fd[--n]);
+			freedone++;
+		}
+		sleep(1);
+	}
+	while(n > 0)
+		close(fd[--n]);
+}
+
+/* Is the marker in directory fd? */
+static int
+hasmarker(int fd)
+{
+	struct Dir d[16];
+	long n, i;
+
+	while((n = read(fd, d, sizeof d)) > 0)
+		for(i = 0; i < n / (long)sizeof d[0]; i++)
+			if(strcmp(d[i].name, "marker") == 0)
+				return 1;
+	return 0;
+}
+
+static void
+root(void)
+{
+	char name[32];
+	int i, k, fd, fds[Nfd], nfd = 0;
+
+	mkdir("/tmp/atk_heap_r");
+	if((fd = create(MARK, O_WRONLY, 0664)) < 0 || close(fd) < 0 || bind("/tmp/atk_heap_r", "/", MAFTER) < 0)
+		fatal("bind");
+	for(i = 0; i < Nthr; i++)
+		thread(taker, i);
+	fillall();
+	turn = 0;
+	while(!full && turn < Nthr)
+		sleep(1);
+	if(!full)
+		fail("root", "the heap outlasted %d threads of pipes", Nthr);
+	else{
+		freereq++;
+		while(freedone != freereq)
+			sleep(1);
+		for(k = 0; k < Nfd - 4; k++){
+			if((fd = open("/", O_RDONLY)) < 0){
+				if(errno != ENOMEM)
+					fail("root", "open /: %s", strerror(errno));
+				break;
+			}
+			i = hasmarker(fd);
+			close(fd);
+			if(!i){
+				fail("root", "open / with %d channels held after the heap ran out: the root alone, not the union", k);
+				break;
+			}
+			if((fds[nfd++] = open("#/", O_RDONLY)) < 0)
+				fatal("#/");
+		}
+		if(k == Nfd - 4)
+			fail("root", "%d channels held and still room", k);
+	}
+	while(nfd > 0)
+		close(fds[--nfd]);
+	release = 1;
+	waitn(Nthr);
+	if(unmount(NULL, "/") < 0 || remove(MARK) < 0 || remove("/tmp/atk_heap_r") < 0)
+		fatal("unmount");
+	while(nfile > 0){
+		snprintf(name, sizeof name, "/tmp/h%d", --nfile);
+		remove(name);
+	}
+	if(nfail == 0)
+		ok("root");
+}
+
 int
-main(void)
+main(int argc, char *argv[])
 {
 	int p[2];
+
+	if(argc == 2 && strcmp(argv[1], "root") == 0){
+		root();
+		printf("atk_heap: root: %s\n", nfail ? "FAIL" : "ok");
+		return nfail != 0;
+	}
 
 	sysstat("before");
 	fillall();
