@@ -75,6 +75,7 @@ trapretend:
 ; until the iretd.
 extern kprofnmi
 global nmientry
+	align	16		; as gcc aligns C functions, so that no kpdata bin holds the end of trapret and the start of this
 nmientry:
 	push	eax
 	push	ecx
