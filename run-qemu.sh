@@ -8,7 +8,8 @@ usage() {
 	cat <<'EOT'
 usage: ./run-qemu.sh [-k] [-T] [-d] [-g] [-p CPUS] [-c 'COMMANDS'] [-o FILE] [-a 'ARGS'] [-t SECONDS] [-x DIR]
   -k           boot the kernel ELF directly (qemu -kernel), not the GRUB ISO
-  -T           boot the test kernel, o/kerneltest (#S, locktest=), not o/kernel
+  -T           boot the test kernel, o/kerneltest (#S, locktest=, arcprobes=,
+               kpring=), not o/kernel
   -c COMMANDS  run COMMANDS through the shell, then power off; exit with their status
   -o FILE      connect the second serial port (/dev/eia1) to FILE on the host
   -d           deterministic run: -icount shift=0,sleep=off -rtc clock=vm

@@ -12,7 +12,7 @@ main(int argc, char *argv[])
 		flag = MAFTER;
 	else if(argc == 4 && strcmp(argv[1], "-b") == 0)
 		flag = MBEFORE;
-	else if(argc != 3){
+	else if(argc != 3 || argv[1][0] == '-'){
 		fprintf(stderr, "usage: bind [-a|-b] new old\n");
 		return 1;
 	}

@@ -205,17 +205,13 @@ main(int argc, char *argv[])
 		usage();
 	if(prog != NULL && mode != 's' && mode != 'g' && mode != 'i' && mode != 't' && mode != 'p')
 		usage();
-	if(mode == 's' || mode == 'g' || mode == 't'){
-		if(hz != 0 || argc - i < 2 || argc - i > 3)
+	if(hz != 0 && mode != 0 && mode != 'p')
+		usage();
+	if(mode == 's' || mode == 'g' || mode == 't' || mode == 'q'){
+		if(argc - i < 2 || argc - i > 3)
 			usage();
-	}else if(mode == 'i'){
-		if(hz != 0 || argc - i != 3)
-			usage();
-	}else if(mode == 'c'){
-		if(hz != 0 || argc - i != 3)
-			usage();
-	}else if(mode == 'q'){
-		if(hz != 0 || argc - i < 2 || argc - i > 3)
+	}else if(mode == 'i' || mode == 'c'){
+		if(argc - i != 3)
 			usage();
 	}else if(mode == 'D'){
 		if(argc - i != 3)

@@ -371,7 +371,12 @@ main(int argc, char *argv[])
 	char line[LINEMAX];
 	int atcons, r;
 
-	if(argc > 2 && strcmp(argv[1], "-c") == 0){
+	if(argc > 3 || (argc == 3 && strcmp(argv[1], "-c") != 0)
+	|| (argc == 2 && argv[1][0] == '-')){
+		fprintf(stderr, "usage: sh [file]\n       sh -c commands\n");
+		return 1;
+	}
+	if(argc == 3){
 		runline(argv[2]);
 		return status;
 	}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The system-call fuzzer (user/fuzz.c): 250,000 random calls from four
+# The system-call fuzzer (user/test/fuzz.c): 250,000 random calls from four
 # processes, after which the kernel has not panicked, has every page it
 # had before, and its text is still what /kernel holds.
 cd "$(dirname "$0")/../.." || exit 1

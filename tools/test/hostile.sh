@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Guest tests of the promises to a hostile program (doc/security.md;
-# user/hostile.c plays the attacker): a descriptor to a removed file reaches none of the 40,000
+# user/test/hostile.c plays the attacker): a descriptor to a removed file reaches none of the 40,000
 # files made after it; a sleep of 100 ticks ends within 110 while another
 # process makes long calls (16 MB writes to /dev/eia1, #S spins, 4 MB
 # file copies, 32 MB sbrks and forks); unmount, and binds onto removed

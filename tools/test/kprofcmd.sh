@@ -200,6 +200,9 @@ expect h-without-value 1 -h
 expect x-without-c 1 -x idle k1 d1
 expect c-two-files 1 -c k1 d1
 expect c-with-h 1 -c -h 100 k1 d1 d1
+expect a-with-h 1 -h 100 -a f k1 d1
+expect D-with-h 1 -h 100 -D k1 d1 d1
+expect q-with-h 1 -h 100 -q k1 d1
 want '' 'kprof: bad hz: 0\n'
 expect zero-hz 1 -h 0 k1 d1
 want '' 'kprof: bad hz: 10x\n'

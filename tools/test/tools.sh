@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Guest tests of the tools a student reaches for: pwd, head,
-# tail, wc, grep, sort, mv, touch, man, ls -l; their errors (NAME: what:
+# tail, wc, grep, sort, mv, touch, man, ls -l, and the usage of ps,
+# bind and sh; their errors (NAME: what:
 # why, and a non-zero status), bad arguments, files that do not exist,
 # and a failed write, which every tool must notice.
 cd "$(dirname "$0")/../.." || exit 1
@@ -16,10 +17,18 @@ spans() {
 }
 
 guest -c 'cd /tmp; echo pwd; pwd; echo -; pwd x; echo st $status
-cd /bin; pwd; cd /; pwd'
+cd /bin; pwd; cd /; pwd
+ps x; echo ps $status; bind -a /tmp; echo bind $status
+sh -c; echo sh $status; sh -x; echo sh $status; sh /nosuch x; echo sh $status'
 check pwd-tmp [ "$(between pwd -)" = "/tmp|" ]
 has pwd-usage '^usage: pwd$'
 has pwd-usage-status '^st 1$'
+has ps-usage '^usage: ps$'
+has ps-usage-status '^ps 1$'
+has bind-usage '^usage: bind \[-a\|-b\] new old$'
+has bind-usage-status '^bind 1$'
+check sh-usage [ "$(grep -c '^usage: sh \[file\]$' <<<"$out")" = 3 ]
+check sh-usage-status [ "$(grep -c '^sh 1$' <<<"$out")" = 3 ]
 has pwd-bin '^/bin$'
 has pwd-root '^/$'
 
