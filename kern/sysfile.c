@@ -115,11 +115,22 @@ sysopen(uint *arg)
 		return seterr(EINVAL, "bad open mode");
 	if(argpath(arg[0], path) < 0)
 		return -1;
-	c = namec(path, nil);
-	if(c == nil && up->errno == ENOENT && omode & O_CREAT)
-		c = ccreate(path, omode, 0664);
-	else if(c != nil)
-		c = copen(c, omode);
+	/*
+	 * With O_CREAT, a file that another process makes after the walk
+	 * found none is opened, not refused (EEXIST), and one it removes
+	 * between the walk and the open is made again, not refused
+	 * (ENOENT): look again.  Only such a race goes round; each turn
+	 * walks the path, whose scheduling points end it if killed.
+	 */
+	for(;;){
+		if((c = namec(path, nil)) != nil){
+			if((c = copen(c, omode)) != nil || up->errno != ENOENT || (omode & O_CREAT) == 0)
+				break;
+		}else if(up->errno != ENOENT || (omode & O_CREAT) == 0)
+			break;
+		else if((c = ccreate(path, omode, 0664)) != nil || up->errno != EEXIST)
+			break;
+	}
 	if(c == nil)
 		return -1;
 	return newfd(c);

@@ -24,7 +24,9 @@
 #   pointer at the top of user memory, their arguments in the kernel's;
 #   atk_heap root: the heap taken by files, pipes and channels to the
 #   last channel, and "/", bound after with a directory, opened with
-#   room for one channel: the union or ENOMEM, never the root alone.
+#   room for one channel: the union or ENOMEM, never the root alone;
+#   atk_create: threads open one file with O_CREAT while another
+#   removes it without pause: every open succeeds.
 # After each boot no test failed, nothing panicked, the kernel's text
 # is unchanged and the free pages and the heap are back where they were.
 cd "$(dirname "$0")/../.." || exit 1
@@ -42,6 +44,7 @@ atk_race calls 300
 atk_race exec 40
 atk_race exhaust 2
 atk_heap root
+atk_create 300
 LAST
 cat /dev/sysstat; cat /dev/textsum'
 
@@ -59,6 +62,7 @@ for how in "-d -p 2" "-d -p 4" "-d -p 8" "-p 4"; do
 		has "race-$c$name" "^atk_race: $c: ok$"
 	done
 	has "heap-root$name" '^atk_heap: root: ok$'
+	has "create$name" '^atk_create: ok$'
 	if [ -n "$kp" ]; then
 		has "kpread$name" '^faults: kpread: ok$'
 		sed -nE 's/^faults: kpread: (.*)/kpread '"$how"': \1/p' <<<"$out"
