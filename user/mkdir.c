@@ -7,7 +7,7 @@ main(int argc, char *argv[])
 {
 	int i, status = 0;
 
-	if(argc < 2){
+	if(argc < 2 || (argv[1][0] == '-' && argv[1][1] != '\0')){
 		fprintf(stderr, "usage: mkdir dir ...\n");
 		return 1;
 	}

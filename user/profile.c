@@ -80,7 +80,7 @@ main(int argc, char *argv[])
 	quiet = argc > 1 && strcmp(argv[1], "-q") == 0;
 	argc -= quiet;
 	argv += quiet;
-	if(argc < 2){
+	if(argc < 2 || argv[1][0] == '-'){
 		fprintf(stderr, "usage: profile [-q] command [arg ...]\n");
 		return 1;
 	}

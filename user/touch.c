@@ -12,7 +12,7 @@ main(int argc, char *argv[])
 	struct Dir d;
 	int i, fd, status = 0;
 
-	if(argc < 2){
+	if(argc < 2 || (argv[1][0] == '-' && argv[1][1] != '\0')){
 		fprintf(stderr, "usage: touch file ...\n");
 		return 1;
 	}

@@ -8,7 +8,7 @@
 int
 main(int argc, char *argv[])
 {
-	if(argc != 2 && argc != 3){
+	if((argc != 2 && argc != 3) || (argv[1][0] == '-' && argv[1][1] != '\0')){
 		fprintf(stderr, "usage: unmount [new] old\n");
 		return 1;
 	}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Guest tests of the tools a student reaches for: pwd, head,
 # tail, wc, grep, sort, mv, touch, man, ls -l, and the usage of ps,
-# bind and sh; their errors (NAME: what:
+# bind, sh, mkdir, touch, rm, unmount and profile; their errors (NAME: what:
 # why, and a non-zero status), bad arguments, files that do not exist,
 # and a failed write, which every tool must notice.
 cd "$(dirname "$0")/../.." || exit 1
@@ -19,7 +19,10 @@ spans() {
 guest -c 'cd /tmp; echo pwd; pwd; echo -; pwd x; echo st $status
 cd /bin; pwd; cd /; pwd
 ps x; echo ps $status; bind -a /tmp; echo bind $status
-sh -c; echo sh $status; sh -x; echo sh $status; sh /nosuch x; echo sh $status'
+sh -c; echo sh $status; sh -x; echo sh $status; sh /nosuch x; echo sh $status
+mkdir -p /tmp/m; echo mkdir $status; touch -c /tmp/t; echo touch $status
+rm -r /tmp; echo rm $status; unmount -a /dev; echo unmount $status; ls; ls /tmp
+profile -x spin; echo profile $status'
 check pwd-tmp [ "$(between pwd -)" = "/tmp|" ]
 has pwd-usage '^usage: pwd$'
 has pwd-usage-status '^st 1$'
@@ -29,6 +32,11 @@ has bind-usage '^usage: bind \[-a\|-b\] new old$'
 has bind-usage-status '^bind 1$'
 check sh-usage [ "$(grep -c '^usage: sh \[file\]$' <<<"$out")" = 3 ]
 check sh-usage-status [ "$(grep -c '^sh 1$' <<<"$out")" = 3 ]
+for p in mkdir touch rm unmount profile; do
+	has "$p-option-usage" "^usage: $p "
+	has "$p-option-status" "^$p 1$"
+done
+hasnt option-made-no-file '^-p$|^-c$'
 has pwd-bin '^/bin$'
 has pwd-root '^/$'
 
