@@ -246,19 +246,19 @@ bad:
  * stopping at 65535.  Threads on other processors may add to it at
  * once: a compare-and-swap, tried again if another changed the counter
  * between the read and the swap (cmpxchg then leaves its new value in
- * ax), but Castries times at most.  Each processor adds once a tick, so
+ * ax), but Maxswaps times at most.  Each processor adds once a tick, so
  * the adds of the others fail it a few times at most; a thread that
  * writes the counter itself without pause could fail it for as long as
  * it liked, on a processor with interrupts off (QEMU showed 7462 in a
  * row).  Then the tick is dropped, and the profiler stays on: the
  * counter is the program's to spoil.  n + 65535 must not pass 2^32.
  */
-enum { Castries = 64 };
+enum { Maxswaps = 64 };	/* compare-and-swaps an add tries before it drops the tick */
 
 static inline int
 uaddsat16(uintptr va, uint n)
 {
-	uint t, c, k = Castries;
+	uint t, c, k = Maxswaps;
 
 	asm volatile goto(UCHECK
 		"2: movzwl (%[va]), %%eax\n\t"

@@ -10,8 +10,8 @@
 # way back), and counts those with interrupts on: none.  Before the
 # fix, a third of them had.  Then gdb changes the counter before each
 # of uaddsat16's swaps, 20 adds, as a thread writing it without pause
-# may: each add gives up after 64 swaps (Castries), where it spun on,
-# interrupts off, for as long as the writes went on.
+# may: each add gives up after 64 swaps (Maxswaps, kern/fns.h), where
+# it spun on, interrupts off, for as long as the writes went on.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
