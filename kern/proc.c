@@ -48,11 +48,13 @@ forkret(void)
 		profapply(up->ureg);
 }
 
-/* Give p's slot back. */
+/* Give p's slot back, and its kernel stack. */
 static void
 freeproc(Proc *p)
 {
+	kfree(p->kstack);
 	ilock(&procs);
+	p->kstack = nil;
 	p->pid = 0;
 	p->parent = nil;
 	p->state = Unused;
@@ -62,7 +64,7 @@ freeproc(Proc *p)
 /*
  * A fresh process with a kernel stack arranged so that the first swtch
  * to it goes through forkret into trapret, and so to user mode through
- * p->ureg.
+ * p->ureg; or nil and why: no free slot, or no heap for the stack.
  */
 static Proc*
 newproc(void)
@@ -71,11 +73,11 @@ newproc(void)
 	char *sp;
 
 	ilock(&procs);
-	for(p = proc; p < proc + NPROC; p++)
-		if(p->state == Unused)
-			break;
+	for(p = proc; p < proc + NPROC && p->state != Unused; p++)
+		;
 	if(p == proc + NPROC){
 		unlock(&procs);
+		seterr(EAGAIN, "no free process");
 		return nil;
 	}
 	p->state = Embryo;
@@ -85,6 +87,7 @@ newproc(void)
 	unlock(&procs);
 	if((p->kstack = kmalloc(KSTACK)) == nil){
 		freeproc(p);
+		seterr(ENOMEM, nil);
 		return nil;
 	}
 	sp = p->kstack + KSTACK;
@@ -396,17 +399,15 @@ pfork(int flags)
 	int i, pid;
 
 	if((np = newproc()) == nil)
-		return seterr(EAGAIN, "no free process");
+		return -1;
 	nim = im;
 	if((flags & RFMEM) == 0 && (nim = newimage()) == nil){
-		kfree(np->kstack);
 		freeproc(np);
 		return seterr(ENOMEM, nil);
 	}
 	qlock(&im->mem);
 	if((flags & RFMEM) && profonstack(im)){
 		qunlock(&im->mem);
-		kfree(np->kstack);
 		freeproc(np);
 		return seterr(EBUSY, "a profiler counts into the stack");
 	}
@@ -435,7 +436,6 @@ pfork(int flags)
 	if(pd == nil){
 		if(nim != im)
 			kfree(nim);
-		kfree(np->kstack);
 		freeproc(np);
 		return seterr(ENOMEM, nil);
 	}

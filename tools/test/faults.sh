@@ -24,7 +24,8 @@
 #   pointer at the top of user memory, their arguments in the kernel's;
 #   atk_heap root: the heap taken by files, pipes and channels to the
 #   last channel, and "/", bound after with a directory, opened with
-#   room for one channel: the union or ENOMEM, never the root alone;
+#   room for one channel: the union or ENOMEM, never the root alone
+#   (and fork, with no room for a kernel stack, ENOMEM, not EAGAIN);
 #   atk_create: threads open one file with O_CREAT while another
 #   removes it without pause: every open succeeds; and through a bind
 #   of a file since removed, it fails at once.

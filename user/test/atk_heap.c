@@ -13,7 +13,9 @@
  * channel's room fewer each time: it is the union, marker and all, or
  * refused for want of memory, never the root alone.  (A walk onto a
  * mount point whose union's channel could not be made went on under
- * the bind.)  Its files and all go after.
+ * the bind.)  Before that, fork fails with ENOMEM, not EAGAIN: there
+ * is no room for its kernel stack, though the process table has.  Its
+ * files and all go after.
  */
 #include <stdio.h>
 #include <string.h>
@@ -146,6 +148,13 @@ root(void)
 	if(!full)
 		fail("root", "the heap outlasted %d threads of pipes", Nthr);
 	else{
+		/* No room for a kernel stack: the heap is full, not the process table. */
+		if((i = fork()) == 0)
+			_exit(0);
+		if(i > 0)
+			waitn(1);
+		if(i >= 0 || errno != ENOMEM)
+			fail("root", "fork with the heap full: %d, %s", i, strerror(errno));
 		freereq++;
 		while(freedone != freereq)
 			sleep(1);
