@@ -109,7 +109,7 @@ sysopen(uint *arg)
 {
 	char path[PATHMAX];
 	Chan *c;
-	int omode = arg[1];
+	int omode = arg[1], bound;
 
 	if(omode & ~(O_ACCMODE|O_CREAT|O_TRUNC|O_APPEND) || (omode & O_ACCMODE) == O_ACCMODE)
 		return seterr(EINVAL, "bad open mode");
@@ -120,11 +120,14 @@ sysopen(uint *arg)
 	 * found none is opened, not refused (EEXIST), and one it removes
 	 * between the walk and the open is made again, not refused
 	 * (ENOENT): look again.  Only such a race goes round; each turn
-	 * walks the path, whose scheduling points end it if killed.
+	 * walks the path, whose scheduling points end it if killed.  Not
+	 * through a bind, whose file the walk does not look at again: one
+	 * removed since is gone for good.
 	 */
 	for(;;){
 		if((c = namec(path, nil)) != nil){
-			if((c = copen(c, omode)) != nil || up->errno != ENOENT || (omode & O_CREAT) == 0)
+			bound = c->mnt != nil;
+			if((c = copen(c, omode)) != nil || up->errno != ENOENT || (omode & O_CREAT) == 0 || bound)
 				break;
 		}else if(up->errno != ENOENT || (omode & O_CREAT) == 0)
 			break;

@@ -26,7 +26,8 @@
 #   last channel, and "/", bound after with a directory, opened with
 #   room for one channel: the union or ENOMEM, never the root alone;
 #   atk_create: threads open one file with O_CREAT while another
-#   removes it without pause: every open succeeds.
+#   removes it without pause: every open succeeds; and through a bind
+#   of a file since removed, it fails at once.
 # After each boot no test failed, nothing panicked, the kernel's text
 # is unchanged and the free pages and the heap are back where they were.
 cd "$(dirname "$0")/../.." || exit 1

@@ -5,8 +5,10 @@
  * each, while a fourth removes it without pause: every open succeeds,
  * as the file is made if it does not exist.  (One made by another
  * between open's look and its create was refused with EEXIST, and one
- * removed between the look and the open with ENOENT.)  Prints
- * "atk_create: ok", or what failed.
+ * removed between the look and the open with ENOENT.)  And a file
+ * bound over another, then removed, is gone for good: open with
+ * O_CREAT of the name it was bound over fails with ENOENT, at once.
+ * Prints "atk_create: ok", or what failed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +72,13 @@ main(int argc, char *argv[])
 	if(nerr[0] + nerr[1] > 0)
 		fail("create", "of %d opens with O_CREAT, %d refused with EEXIST and %d with ENOENT",
 			Nopen * rounds, nerr[0], nerr[1]);
+	if((i = create(FILE ".a", O_WRONLY, 0664)) < 0 || close(i) < 0 || (i = create(FILE, O_WRONLY, 0664)) < 0
+	|| close(i) < 0 || bind(FILE ".a", FILE, MREPL) < 0 || remove(FILE ".a") < 0)
+		fatal("bind");
+	if((i = open(FILE, O_WRONLY|O_CREAT)) >= 0 || errno != ENOENT)
+		fail("stale", "open with O_CREAT through a bind of a removed file: %d, %s", i, strerror(errno));
+	if(unmount(NULL, FILE) < 0 || remove(FILE) < 0)
+		fatal("unmount");
 	printf("atk_create: %s\n", nfail ? "failed" : "ok");
 	return nfail != 0;
 }
