@@ -355,6 +355,7 @@ newunion(Chan *cn, Chan *at, Mount *m, int flag, Chan **u)
 {
 	Chan **dirs = m != nil ? m->to : &at;
 	int i, n = m != nil ? m->n : 1, nu = 0;
+	int room = flag == MBEFORE ? NUNION : NUNION - 1;	/* for the old directories: cn is in u already, or goes last */
 
 	if(flag == MBEFORE)
 		u[nu++] = cn;
@@ -362,7 +363,7 @@ newunion(Chan *cn, Chan *at, Mount *m, int flag, Chan **u)
 		for(i = 0; i < n; i++){
 			if(eqchan(dirs[i], cn))
 				continue;
-			if(nu == NUNION - 1)
+			if(nu == room)
 				return seterr(ENOMEM, "union full");
 			u[nu++] = dirs[i];
 		}

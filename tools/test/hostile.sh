@@ -4,8 +4,9 @@
 # files made after it; a sleep of 100 ticks ends within 110 while another
 # process makes long calls (16 MB writes to /dev/eia1, #S spins, 4 MB
 # file copies, 32 MB sbrks and forks); unmount, and binds onto removed
-# directories reclaimed; errstr changed only by failures; a sleep of
-# 2^31-1 ms at 10000 Hz; exec's MAXARG; #/; a failed sbrk; #S; qsort;
+# directories reclaimed, unions of 8 however bound; errstr changed only
+# by failures; a sleep of 2^31-1 ms at 10000 Hz; exec's MAXARG; #/; a
+# failed sbrk; #S; qsort;
 # a file truncated and removed while a long write to it yields.
 # After each boot the kernel's text is unchanged and the free pages and
 # the heap are back where they started.

@@ -12,7 +12,7 @@
  *			at most 110 ticks.
  *	churn N		open a file, remove it, then make and remove N files:
  *			the old descriptor must reach none of them.
- *	mounts		bind and unmount; binds onto removed directories.
+ *	mounts		bind and unmount; binds onto removed directories; full unions.
  *	errstr		only a failing call changes errstr.
  *	longsleep	sleep(2^31-1) sleeps until killed.
  *	exec		exec takes MAXARG arguments, not one more.
@@ -187,6 +187,35 @@ churn(long n)
 	printf("hostile: churn: %ld files made and removed\n", n);
 }
 
+/*
+ * A union holds 8 directories (NUNION, kern/dat.h), bound before or
+ * after alike: the directory bound onto and 7 more; an eighth more is
+ * refused.  (Bound before, the seventh was refused.)
+ */
+static void
+unionfull(int flag)
+{
+	char name[32];
+	int i, r;
+
+	mkdir("/tmp/hostile.d");
+	for(i = 0; i < 8; i++){
+		snprintf(name, sizeof name, "/tmp/hostile.u%d", i);
+		mkdir(name);
+		if((r = bind(name, "/tmp/hostile.d", flag)) != (i < 7 ? 0 : -1) || (i == 7 && errno != ENOMEM)){
+			printf("hostile: bind %s of directory %d onto a union\n", flag == MBEFORE ? "-b" : "-a", i + 2);
+			failcall("bind into a union", r);
+			break;
+		}
+	}
+	unmount(NULL, "/tmp/hostile.d");
+	for(i = 0; i < 8; i++){
+		snprintf(name, sizeof name, "/tmp/hostile.u%d", i);
+		remove(name);
+	}
+	remove("/tmp/hostile.d");
+}
+
 static void
 mounts(void)
 {
@@ -211,6 +240,9 @@ mounts(void)
 			return;
 		}
 	}
+
+	unionfull(MBEFORE);
+	unionfull(MAFTER);
 
 	/* Bind and unmount, many more times than the table has room. */
 	mkdir("/tmp/hostile.d");
