@@ -292,6 +292,26 @@ nmiclocknext(void)
 	outb(0x40, c >> 8);
 }
 
+/*
+ * An idle processor's clock (kern/proc.c, idle): stopped (a count of
+ * 0 stops the timer) while it halts, and started again when an
+ * interrupt wakes it, a whole tick from then and off any phase that a
+ * profiled tick left.
+ */
+void
+lapicidle(int stop)
+{
+	Mach *m = thismach();
+
+	if(stop){
+		lapicw(Lticr, 0);
+		return;
+	}
+	lapicw(Lticr, lapicticks);
+	m->clkcount = 0;
+	m->clkphase = 0;
+}
+
 enum {
 	Clkseed	= 2891336453U,	/* the clock's phases' generator's first state, less the processor's id */
 };

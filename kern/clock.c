@@ -1,6 +1,7 @@
 /*
  * The clock: each processor's local APIC timer interrupts it HZ times
- * a second (kern/apic.c).  Each tick feeds the per-process profilers
+ * a second (kern/apic.c), but while an idle one other than the first
+ * halts (idle).  Each tick feeds the per-process profilers
  * (kprof has a clock of its own, an NMI: kern/apic.c, nmiclock, whose
  * stacks the tick drains while kprof counts) and counts in the
  * processor's ticks; the first
@@ -81,6 +82,29 @@ clock(void)
 		wakeup(&ticks);
 		unlock(&tickslk);
 	}
+}
+
+/*
+ * Halt until an interrupt: the idle time that the profiles show.  A
+ * processor other than the first stops its clock meanwhile, as Linux's
+ * do: it has nothing to count (the first keeps the time and wakes the
+ * sleepers, and ready's interrupt wakes an idle processor when there is
+ * work), and each tick would only wake it to halt again.  Under -d each
+ * cost QEMU some 35 microseconds of the host's time: 8 idle processors
+ * at hz=10000 took 3.6 s of its CPU a virtual second, and take 0.7 so
+ * (doc/benchmarks.md).  Not while kprof counts, whose tick drains the
+ * NMI's records on every processor.
+ */
+void
+idle(void)
+{
+	int stop = thismach()->id != 0 && !kprofon;
+
+	if(stop)
+		lapicidle(1);
+	asm volatile("sti; hlt; cli");
+	if(stop)
+		lapicidle(0);
 }
 
 /*

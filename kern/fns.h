@@ -31,6 +31,7 @@ void	lapicinit(void);
 int	lapicid(void);
 void	lapiceoi(void);
 void	lapicnext(int);
+void	lapicidle(int);
 void	lapicipi(int, uint);
 void	ioapicinit(void);
 void	ioapicenable(int);
@@ -94,6 +95,7 @@ void	chaninit(Chan*);
 
 /* clock.c */
 void	clock(void);
+void	idle(void);
 void	tsleep(uint);
 uvlong	ms2tick(uint);
 void	tscinstr(void);

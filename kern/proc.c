@@ -157,13 +157,6 @@ userinit(void)
 	unlock(&procs);
 }
 
-/* The hlt that the profiles show as idle time. */
-static void __attribute__((noinline))
-idle(void)
-{
-	asm volatile("sti; hlt; cli");
-}
-
 /*
  * Run the first process of the run queue, forever; idle when it is
  * empty.  With one processor the last process's page tables stay
@@ -171,8 +164,7 @@ idle(void)
  * process may well be the same one.  With more, the process may run
  * next on another processor, change its tables there, or exit and free
  * them: this one lets go of them, and of what its TLB holds of them.
- * Interrupts are off but in idle: a process that a wakeup on another
- * processor readies is seen here by the next tick at the latest.
+ * Interrupts are off but in idle, where ready's interrupt wakes it.
  */
 void
 scheduler(void)
