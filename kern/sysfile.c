@@ -248,6 +248,8 @@ sysread(uint *arg)
 		return -1;
 	if((c->qid & QDIR) && n < (long)sizeof(Dir))
 		return seterr(EINVAL, "directory read smaller than a Dir");
+	if(n == 0)
+		return 0;	/* as Unix's: nothing asked, so nothing to wait for on an empty pipe */
 	if(qlockintr(&c->offlk) < 0)
 		return -1;
 	if(c->qid & QDIR)

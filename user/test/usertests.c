@@ -225,6 +225,8 @@ pipetest(void)
 		fail("pipe: %s", strerror(errno));
 		return;
 	}
+	if((n = read(p[0], buf, 0)) != 0)
+		fail("pipe: a read of 0 bytes from the empty pipe returned %ld", n);
 	pid = xfork();
 	if(pid == 0){
 		close(p[0]);
