@@ -199,6 +199,23 @@ done
 check man-every-program [ -z "$missing" ] || echo "# no page for:$missing"
 hasnt man-every-program-found 'no manual page'
 
+# Every system call the pages and the README refer to, as name(2), has
+# a page in the guest: one of its own, or one that names it (wait(2)
+# names _exit).
+calls=$(grep -ohE '\b[a-z_][a-z0-9_]*\(2\)' doc/man/* README.md | sed 's/(2)//' | sort -u)
+cmds=
+for c in $calls; do
+	cmds="$cmds
+echo == $c; man 2 $c | head -n 1"
+done
+guest -c "$cmds"
+missing=
+for c in $calls; do
+	grep -A1 -x "== $c" <<<"$out" | tail -1 | grep -qE '^[A-Z][A-Z0-9_]*\(2\) +[A-Z][A-Z0-9_]*\(2\)$' || missing="$missing $c"
+done
+check man-every-call [ -z "$missing" ] || echo "# no page for:$missing"
+check man-calls-found [ "$(wc -w <<<"$calls")" -ge 10 ]
+
 # ls sorts, and heads each directory's list when given several names.
 # A writer whose reader has gone dies quietly (status 255): no message.
 guest -c 'ls -l /tmp /bin/ls; mkdir /tmp/d; ls -l /tmp
