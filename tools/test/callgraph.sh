@@ -149,7 +149,8 @@ echo startclr > /dev/kpctl; calls -c $p $n; echo stop > /dev/kpctl; cat /dev/kpg
 	cmds+="
 echo arcs off > /dev/kpctl; cat /dev/textsum; ls -l /tmp/g0 /tmp/g1 /tmp/g1000; cat /tmp/g0 /tmp/g1 /tmp/g1000 > /dev/eia1"
 	[ "$p" = 2 ] && cmds+="
-echo ==q; kprof -q kernel /tmp/g1000; echo ==end"
+echo ==q; kprof -q kernel /tmp/g1000; echo ==end
+echo startclr > /dev/kpctl; echo stop > /dev/kpctl; cat /dev/kpgmon > /tmp/gnone; kprof -q kernel /tmp/gnone; echo no arcs: \$?"
 	guest -d -p "$p" -t 300 -o "$T/gmons" -c "$cmds"
 	check "p$p-split" cutgmons "$T/gmons" g0 g1 g1000
 	has "p$p-runs" "^calls: $p copies, 1000 seeks each$"
@@ -174,6 +175,8 @@ echo ==q; kprof -q kernel /tmp/g1000; echo ==end"
 		check kprof-q-one [ "$(grep -c calls "$T/oneq")" = 1 ] && grep -qxE '		2000	syscall' "$T/oneq"
 		o/host/kprof -q "$kernel" "$T/g1000" nosuch >/dev/null 2>"$T/err"
 		check kprof-q-none [ $? = 1 ] && grep -qx 'kprof: nosuch: no calls to or from it' "$T/err"
+		has kprof-q-no-arcs '^kprof: no calls in the call graph: were its arcs on \(echo arcs on > /dev/kpctl\)\?$'
+		has kprof-q-no-arcs-status '^no arcs: 1$'
 		/usr/lib/plan9/bin/mk o/host/kprof-san >/dev/null 2>&1
 		ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=exitcode=86 o/host/kprof-san -q "$kernel" "$T/g1000" >"$T/sanq" 2>&1
 		check kprof-q-sanitized cmp -s "$T/sanq" "$T/hostq"

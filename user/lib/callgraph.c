@@ -112,6 +112,8 @@ callgraph(Symtab *t, Gmon *g, const char *fn)
 	int *order, *mark, n, i, j, k, f, norder, nin, nout;
 	size_t ecap, ocap, mcap, icap, outcap;
 
+	if(g->narc == 0)
+		fatal("no calls in the call graph: were its arcs on (echo arcs on > /dev/kpctl)?");
 	tab = t;
 	ecap = ocap = mcap = icap = outcap = 0;
 	e = grow(NULL, &ecap, g->narc, sizeof e[0]);
