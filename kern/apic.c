@@ -293,20 +293,25 @@ nmiclocknext(void)
 }
 
 /*
- * An idle processor's clock (kern/proc.c, idle): stopped (a count of
- * 0 stops the timer) while it halts, and started again when an
- * interrupt wakes it, a whole tick from then and off any phase that a
- * profiled tick left.
+ * This processor's clock stopped (a count of 0 stops the timer), for
+ * an idle one (kern/clock.c, idle).
  */
 void
-lapicidle(int stop)
+lapicstop(void)
+{
+	lapicw(Lticr, 0);
+}
+
+/*
+ * This processor's clock at 1/HZ from now, off any phase that a
+ * profiled tick left (lapicnext): started again after lapicstop, or
+ * back on the grid after a profiled tick.
+ */
+NOPROF void
+lapicgrid(void)
 {
 	Mach *m = thismach();
 
-	if(stop){
-		lapicw(Lticr, 0);
-		return;
-	}
 	lapicw(Lticr, lapicticks);
 	m->clkcount = 0;
 	m->clkphase = 0;
@@ -341,8 +346,7 @@ lapicnext(int prof)
 	uint e, ph, c;
 
 	if(!prof && m->clkphase == 0){
-		lapicw(Lticr, lapicticks);
-		m->clkcount = 0;
+		lapicgrid();
 		return;
 	}
 	ph = 0;

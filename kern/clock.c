@@ -101,10 +101,10 @@ idle(void)
 	int stop = thismach()->id != 0 && !kprofon;
 
 	if(stop)
-		lapicidle(1);
+		lapicstop();
 	asm volatile("sti; hlt; cli");
 	if(stop)
-		lapicidle(0);
+		lapicgrid();
 }
 
 /*

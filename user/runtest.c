@@ -8,7 +8,8 @@
  * (default 3; a fraction to the millisecond, as 0.3) has passed on
  * the clock of /dev/time: loops of small system calls, 4KB chunks
  * through a pipe to a child, fork, exec and wait of /bin/echo, and
- * writing, reading back and removing a file in /tmp.  Then prints one line saying how much of each it did.
+ * writing, reading back and removing a file in /tmp.  Then prints one
+ * line saying how much of each it did.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -139,13 +139,8 @@ call1(int k, char *p, long n, int pfd[2], int filefd, char *tmp, const char *mnt
 		seek(filefd, 0, 0);
 		return write(filefd, p, n);
 	case 3:
-		if((fd = open("/dev/ps", O_RDONLY)) < 0)
-			return -1;
-		r = read(fd, p, n);
-		close(fd);
-		return r;
 	case 4:
-		if((fd = open("/dev/kpproc", O_RDONLY)) < 0)
+		if((fd = open(k == 3 ? "/dev/ps" : "/dev/kpproc", O_RDONLY)) < 0)
 			return -1;
 		r = read(fd, p, n);
 		close(fd);
