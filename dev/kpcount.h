@@ -11,6 +11,8 @@ enum {
 	KPnstack	= 1024,	/* distinct stacks a processor keeps: a power of 2 */
 	KPnpc	= 16384,	/* their pcs, all together */
 	KPprobe	= 16,		/* slots a stack may lie past the one its hash names */
+	KPleaf	= 2,		/* pcs of a stack cut to its leaf: a kernel pc, or the mark and a user pc */
+	KPnleaf	= 128,		/* slots, and KPleaf times as many pcs, that only such short stacks may take */
 	KPnring	= 8192,		/* words of a processor's buffer of samples: a power of 2 */
 	KPrec	= 1 + KPMAXFRAMES,	/* words of a sample at most: its number of pcs, then the pcs */
 };
@@ -46,6 +48,7 @@ struct Kpcount {
 	Kpstack	stack[KPnstack];
 	uint	pc[KPnpc];	/* the stacks' pcs */
 	uint	npc;		/* of pc in use */
+	uint	nstack;		/* of stack in use */
 	uint	cut;		/* stacks that found no room whole, in ring or table */
 	uint	ring[KPnring + KPrec];	/* the samples not yet drained */
 	uint	head;		/* words the NMI wrote in ring: the NMI's alone */
