@@ -40,8 +40,8 @@ typedef struct Kpstack {
 struct Kpcount {
 	uint	cell[KPncell];	/* kpdata's cells, in host order; the last is kpself's, never counted in */
 	uvlong	cycles;		/* time-stamp counts in the NMI, from its first rdtsc to its last (nmicost) */
-	uint	nmimean;	/* its NMIs' running mean cost, in time-stamp counts (nmicost) */
-	uint	nmicap;		/* 1.5 times nmimean: a count over it spans a turn */
+	uint	nmimean[2];	/* its NMIs' running mean cost, in time-stamp counts, at user ticks and kernel ones (nmicost) */
+	uint	nmicap[2];	/* 1.5 times nmimean: a count over it spans a turn */
 	uint	skip;		/* ticks out of scope, which count nowhere else (kpself) */
 	uint	idle;		/* ticks, in scope or not, that found the processor idle */
 	uint	allidle;	/* of those, the ones that found every processor idle */
