@@ -131,7 +131,7 @@ o/lib/crt0.o: user/lib/crt0.asm
 	mkdir -p o/lib
 	nasm -f elf32 -o $target user/lib/crt0.asm
 
-o/lib/gcrt0.o: user/lib/gcrt0.asm
+o/lib/gcrt0.o: user/lib/gcrt0.asm user/lib/crt0.asm
 	mkdir -p o/lib
 	nasm -f elf32 -o $target user/lib/gcrt0.asm
 

@@ -3,18 +3,12 @@
 ; user/user.ld puts it up to etext, and have exit write gmon.out
 ; (user/lib/gmon.c).
 
-extern main
-extern exit
-extern argv0
 extern atexit
 extern monstartup
 extern _mcleanup
 extern etext
 
-section .text
-global _start
-_start:
-	xor ebp, ebp		; the end of the frame-pointer chain
+%macro FIRST 0
 	push etext
 	push 0x1000
 	call monstartup		; monstartup(0x1000, etext)
@@ -22,13 +16,6 @@ _start:
 	push _mcleanup
 	call atexit		; atexit(_mcleanup)
 	add esp, 4
-	mov eax, [esp+4]	; argv
-	mov eax, [eax]
-	mov [argv0], eax	; the program's name, for messages
-	push dword [esp+4]	; argv
-	push dword [esp+4]	; argc (esp moved by the push)
-	call main
-	push eax
-	call exit
+%endmacro
 
-section .note.GNU-stack noalloc noexec nowrite progbits
+%include "user/lib/crt0.asm"
