@@ -6,13 +6,16 @@ cd "$(dirname "$0")"
 
 usage() {
 	cat <<'EOT'
-usage: ./run-qemu.sh [-k] [-T] [-d] [-g] [-p CPUS] [-c 'COMMANDS'] [-o FILE] [-a 'ARGS'] [-t SECONDS] [-x DIR]
+usage: ./run-qemu.sh [-k] [-T] [-d [-i SHIFT]] [-g] [-p CPUS] [-c 'COMMANDS'] [-o FILE] [-a 'ARGS'] [-t SECONDS] [-x DIR]
   -k           boot the kernel ELF directly (qemu -kernel), not the GRUB ISO
   -T           boot the test kernel, o/kerneltest (#S, locktest=, arcprobes=,
                kpring=), not o/kernel
   -c COMMANDS  run COMMANDS through the shell, then power off; exit with their status
   -o FILE      connect the second serial port (/dev/eia1) to FILE on the host
   -d           deterministic run: -icount shift=0,sleep=off -rtc clock=vm
+  -i SHIFT     with -d, a slower processor: an instruction is 2^SHIFT virtual ns
+               (-icount shift=SHIFT, 1 to 10), so a tick is fewer instructions; the
+               time-stamp counter is then no count of instructions (kprof's clock: host)
   -p CPUS      the number of processors, 1 to 8 (default 2)
   -g           wait for gdb on localhost:1234 (or port $GDBPORT)
   -a ARGS      kernel command line: hz=N, the clock rate, 50 to 10000 (default 100)
@@ -25,8 +28,8 @@ guest hung and was killed; 1 also if QEMU itself failed.
 EOT
 }
 
-kernel=o/kernel root=o/root.tar direct=0 cmds= out= det=0 gdb=0 args= timeout= havecmds=0 cpus=2 exact=
-while getopts "kTc:o:dgp:a:t:x:h" opt; do
+kernel=o/kernel root=o/root.tar direct=0 cmds= out= det=0 gdb=0 args= timeout= havecmds=0 cpus=2 exact= shift=
+while getopts "kTc:o:dgp:a:t:x:i:h" opt; do
 	case $opt in
 	k) direct=1 ;;
 	T) kernel=o/kerneltest root=o/roottest.tar ;;
@@ -38,6 +41,7 @@ while getopts "kTc:o:dgp:a:t:x:h" opt; do
 	a) args=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	x) exact=$OPTARG ;;
+	i) shift=$OPTARG ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -69,6 +73,10 @@ if [ -n "$exact" ] && [ $det = 0 ]; then
 	echo "run-qemu.sh: -x needs -d" >&2
 	exit 2
 fi
+if [ -n "$shift" ] && { ! [[ $shift =~ ^([1-9]|10)$ ]] || [ $det = 0 ]; }; then
+	echo "run-qemu.sh: -i $shift: want -d and a shift from 1 to 10" >&2
+	exit 2
+fi
 if [ -n "$timeout" ] && ! [[ $timeout =~ ^[1-9][0-9]{0,5}$ ]]; then
 	echo "run-qemu.sh: -t $timeout: want a whole number of seconds, 1 or more" >&2
 	exit 2
@@ -93,7 +101,7 @@ fi
 
 qemu=(qemu-system-i386 -m 128 -smp "$cpus" -display none -no-reboot
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
-[ $det = 1 ] && qemu+=(-icount shift=0,sleep=off -rtc clock=vm)
+[ $det = 1 ] && qemu+=(-icount shift=${shift:-0},sleep=off -rtc clock=vm)
 if [ -n "$exact" ]; then
 	# The plugin's bins are those of the kernel's .text section, as kprof's.
 	read -r ktext ksize < <(readelf -SW $kernel |

@@ -58,9 +58,10 @@ static QLock	kproflk = { .lk.name = "kprof" };
 /*
  * kprof's own cost in ticks.  Ticks sample the time outside the NMIs,
  * as no NMI samples itself, so NMIs that counted c of time T that took
- * n ticks, in scope or not, are worth c * n / (T - c) ticks: the row is
- * then c/T of the time that the profile's ticks sample, whatever share
- * of it the scope took.  c is the cost of the ticks counted, what
+ * n ticks, in scope or not, are worth c * n / (T - c) ticks, to the
+ * nearest (cut short, a row of a few ticks was most of one low): the
+ * row is then c/T of the time that the profile's ticks sample,
+ * whatever share of it the scope took.  c is the cost of the ticks counted, what
  * each NMI counted with the Kpoutside, and Kpoutkernel, it misses: a
  * tick out of scope costs the scope nothing.
  *
@@ -85,7 +86,7 @@ kpself(void)
 		c = p->cycles + (uvlong)Kpoutside * p->cell[KPTOTAL] + Kpoutkernel * p->cell[KPKERNEL];
 		n = (uvlong)p->cell[KPTOTAL] + p->skip;
 		if(!virtualclock && c < t)
-			r += c * n / (t - c);
+			r += (c * n + (t - c) / 2) / (t - c);
 		cs += c;
 		all += n;
 		busy += n - p->idle;
@@ -94,7 +95,7 @@ kpself(void)
 	if(virtualclock && all > 0){
 		t = t / all * (all - allidle);
 		if(cs < t)
-			r = cs * busy / (t - cs);
+			r = (cs * busy + (t - cs) / 2) / (t - cs);
 	}
 	return r > 0xFFFFFFFF ? 0xFFFFFFFF : r;
 }
@@ -154,8 +155,8 @@ kprofinit(void)
 	for(k = 0; k < MAXMACH; k++){
 		mach[k].kp = &kpcount[k];
 		mach[k].kpmore = Kpstacks;
-		kpcount[k].nmimean = Kpnmicost;
-		kpcount[k].nmicap = Kpnmicost + Kpnmicost/2;
+		kpcount[k].nmimean[0] = kpcount[k].nmimean[1] = Kpnmicost;
+		kpcount[k].nmicap[0] = kpcount[k].nmicap[1] = Kpnmicost + Kpnmicost/2;
 	}
 }
 

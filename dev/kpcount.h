@@ -11,6 +11,8 @@ enum {
 	KPnstack	= 1024,	/* distinct stacks a processor keeps: a power of 2 */
 	KPnpc	= 16384,	/* their pcs, all together */
 	KPprobe	= 16,		/* slots a stack may lie past the one its hash names */
+	KPleaf	= 2,		/* pcs of a stack cut to its leaf: a kernel pc, or the mark and a user pc */
+	KPnleaf	= 128,		/* slots, and KPleaf times as many pcs, that only such short stacks may take */
 	KPnring	= 8192,		/* words of a processor's buffer of samples: a power of 2 */
 	KPrec	= 1 + KPMAXFRAMES,	/* words of a sample at most: its number of pcs, then the pcs */
 };
@@ -38,14 +40,15 @@ typedef struct Kpstack {
 struct Kpcount {
 	uint	cell[KPncell];	/* kpdata's cells, in host order; the last is kpself's, never counted in */
 	uvlong	cycles;		/* time-stamp counts in the NMI, from its first rdtsc to its last (nmicost) */
-	uint	nmimean;	/* its NMIs' running mean cost, in time-stamp counts (nmicost) */
-	uint	nmicap;		/* 1.5 times nmimean: a count over it spans a turn */
+	uint	nmimean[2];	/* its NMIs' running mean cost, in time-stamp counts, at user ticks and kernel ones (nmicost) */
+	uint	nmicap[2];	/* 1.5 times nmimean: a count over it spans a turn */
 	uint	skip;		/* ticks out of scope, which count nowhere else (kpself) */
 	uint	idle;		/* ticks, in scope or not, that found the processor idle */
 	uint	allidle;	/* of those, the ones that found every processor idle */
 	Kpstack	stack[KPnstack];
 	uint	pc[KPnpc];	/* the stacks' pcs */
 	uint	npc;		/* of pc in use */
+	uint	nstack;		/* of stack in use */
 	uint	cut;		/* stacks that found no room whole, in ring or table */
 	uint	ring[KPnring + KPrec];	/* the samples not yet drained */
 	uint	head;		/* words the NMI wrote in ring: the NMI's alone */

@@ -34,45 +34,50 @@
  * on 4 processors 1 NMI in 10, adding half again to the sum, on 8 more
  * than half.  Those turns are a hundred instructions to thousands,
  * while an NMI's own cost stays within 1.5 times its processor's mean
- * (at most 1.31 times in runtest, 1.23 in #S's tree of stacks, on 1
- * processor: doc/benchmarks.md), so a d over nmicap, 1.5 times the
- * running mean, spans a turn, and counts at the mean.  The mean moves
- * half way to the d of every 8th NMI it takes, by the processor's
- * count of them, which costs an NMI 4 instructions where moving it by
- * 1/8 at each took 9.  One it refuses still raises it by 1/128, so
- * that a processor whose NMIs do become dearer (a deeper stack) is
- * followed after some tens, and yet on 8 processors the refused do
- * not carry the mean off (with twice the mean and 1/32 the row came
- * out 1.2 times the exact count there, with 1.5 and 1/128 1.04).  It
- * starts high (Kpnmicost), as one too high comes down fast.  Without
- * -d the counter is host time, and such a d is the host thread
- * descheduled: not the NMI's cost either.
+ * for its kind of tick (at most 1.31 times in runtest, 1.23 in #S's
+ * tree of stacks, on 1 processor: doc/benchmarks.md), so a d over
+ * nmicap, 1.5 times the running mean, spans a turn, and counts at the
+ * mean.  A user tick and a kernel one keep a mean each (kernel, a
+ * constant on each path): a kernel tick walks two stacks, a user one
+ * one, some 3 times the cost, and with one mean a program in user mode
+ * beside one in system calls had its kernel ticks refused as spanning
+ * turns (the row 14% low on 1 processor).  The mean moves half way to
+ * the d of every 8th NMI it takes, by the processor's count of them,
+ * which costs an NMI 4 instructions where moving it by 1/8 at each
+ * took 9.  One it refuses still raises it by 1/128, so that a
+ * processor whose NMIs do become dearer (a deeper stack) is followed
+ * after some tens, and yet on 8 processors the refused do not carry
+ * the mean off (with twice the mean and 1/32 the row came out 1.2
+ * times the exact count there, with 1.5 and 1/128 1.04).  It starts
+ * high (Kpnmicost), as one too high comes down fast.  Without -d the
+ * counter is host time, and such a d is the host thread descheduled:
+ * not the NMI's cost either.
  */
 static inline uint
-nmicost(Kpcount *k, uint d)
+nmicost(Kpcount *k, uint d, int kernel)
 {
 	uint mean;
 
-	if(d > k->nmicap){
-		mean = k->nmimean;
-		k->nmimean = mean + mean/128;
-		k->nmicap = k->nmimean + k->nmimean/2;
+	if(d > k->nmicap[kernel]){
+		mean = k->nmimean[kernel];
+		k->nmimean[kernel] = mean + mean/128;
+		k->nmicap[kernel] = k->nmimean[kernel] + k->nmimean[kernel]/2;
 		return mean;
 	}
 	if(k->cell[KPTOTAL] % 8 == 0){
-		mean = (k->nmimean + d) / 2;
-		k->nmimean = mean;
-		k->nmicap = mean + mean/2;
+		mean = (k->nmimean[kernel] + d) / 2;
+		k->nmimean[kernel] = mean;
+		k->nmicap[kernel] = mean + mean/2;
 	}
 	return d;
 }
 
-/* The NMI done: its cost into k's, and kpbusy cleared. */
+/* The NMI done, at a kernel tick or not: its cost into k's, and kpbusy cleared. */
 static inline __attribute__((always_inline)) void
-done(Kpcount *k, Nmiframe *x)
+done(Kpcount *k, Nmiframe *x, int kernel)
 {
 	/* k->cycles += nmicost(...), where the compiler would take 3 instructions for the add */
-	asm("addl %1, %0; adcl $0, 4+%0" : "+m"(k->cycles) : "r"(nmicost(k, (uint)rdtsc() - x->t0)) : "cc");
+	asm("addl %1, %0; adcl $0, 4+%0" : "+m"(k->cycles) : "r"(nmicost(k, (uint)rdtsc() - x->t0, kernel)) : "cc");
 	me->kpbusy = 0;
 }
 
@@ -124,7 +129,7 @@ count(Nmiframe *x, uint *f, uint pc, int kernel, int extra)
 	}
 	if(extra == 2 || (extra && me->kpmore))
 		more(k, x, f, kernel);
-	done(k, x);
+	done(k, x, kernel);
 }
 
 /* A user tick with more to do: out of kprofnmi, whose registers it would take. */

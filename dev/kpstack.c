@@ -37,19 +37,23 @@ static uint	nostack[KPncell];
  * One more tick for the stack pc[0..n-1], of hash h, in k's table, in
  * a new slot if it has none yet: open addressing, KPprobe slots at
  * most from the one its hash names.  -1 if it has no slot and there is
- * no room.  The count last, so that a reader on another processor
- * finds a slot whole or free.
+ * no room.  A stack longer than KPleaf leaves the last KPnleaf slots
+ * and their pcs to the short ones, the leaves that drain keeps of the
+ * stacks it cuts, so that a full table still says where the ticks were.
+ * The count last, so that a reader on another processor finds a slot
+ * whole or free.
  */
 static NOPROF int
 stackadd(Kpcount *k, uint *pc, uint n, uint h)
 {
-	uint i, j;
+	uint i, j, spare;
 	Kpstack *s;
 
+	spare = n > KPleaf ? KPnleaf : 0;
 	for(i = 0; i < KPprobe; i++){
 		s = &k->stack[(h + i) % KPnstack];
 		if(s->count == 0){
-			if(k->npc + n > KPnpc)
+			if(k->npc + n > KPnpc - KPleaf*spare || k->nstack >= KPnstack - spare)
 				return -1;
 			for(j = 0; j < n; j++)
 				k->pc[k->npc + j] = pc[j];
@@ -57,6 +61,7 @@ stackadd(Kpcount *k, uint *pc, uint n, uint h)
 			s->off = k->npc;
 			s->n = n;
 			k->npc += n;
+			k->nstack++;
 			asm volatile("" ::: "memory");
 			s->count = 1;
 			return 0;
@@ -89,28 +94,40 @@ userend(uint *pc, uint n)
 	return n;
 }
 
+/* The hash of the stack pc[0..n-1]: FNV-1a, a word at a time. */
+static NOPROF uint
+stackhash(uint *pc, uint n)
+{
+	uint x, i;
+
+	for(x = Fnvbasis, i = 0; i < n; i++)
+		x = (x ^ pc[i]) * Fnvprime;
+	return x;
+}
+
 /*
  * Add the samples in k's buffer to its table, under its processor's
- * kpdrain.  A stack that finds no room is cut: a kernel one kept as its
- * leaf alone if that has room, else only in its bin, where kpstack's
- * reads find it, as they find a user one in cells 0 and 1.
+ * kpdrain.  A stack that finds no room is cut to its leaf, if that has
+ * room: a kernel one to its pc, a user one to the mark and its pc, as
+ * a user profile needs its leaves as the flat profile its bins.  Else
+ * it is only in its bin, where kpstack's reads find it, as they find a
+ * user one in cells 0 and 1.
  */
 static NOPROF void
 drain(Kpcount *k)
 {
-	uint t, h = *(volatile uint*)&k->head, m, n, i, x, *r;
+	uint t, h = *(volatile uint*)&k->head, m, n, l, *r;
 
 	asm volatile("" ::: "memory");	/* head before the samples it covers: kprofnmi writes them first */
 	for(t = k->tail; t != h; t += 1 + m){
 		r = k->ring + (t & kpmask);
 		m = r[0];
 		n = userend(r + 1, m);
-		for(x = Fnvbasis, i = 1; i <= n; i++)
-			x = (x ^ r[i]) * Fnvprime;
-		if(n > 0 && stackadd(k, r + 1, n, x) < 0){
+		if(n > 0 && stackadd(k, r + 1, n, stackhash(r + 1, n)) < 0){
 			satinc(&k->cut);
-			if(r[1] != KPUMARK && n > 1)
-				stackadd(k, r + 1, 1, (Fnvbasis ^ r[1]) * Fnvprime);
+			l = r[1] == KPUMARK ? KPleaf : 1;
+			if(n > l)
+				stackadd(k, r + 1, l, stackhash(r + 1, l));
 		}
 	}
 	asm volatile("" ::: "memory");	/* the samples read before tail lets the NMI write over them */
@@ -171,6 +188,7 @@ stackreset(Mach *m)
 	memset(k->cell, 0, ncell * sizeof(uint));
 	memset(k->stack, 0, sizeof k->stack);
 	k->npc = 0;
+	k->nstack = 0;
 	k->cut = 0;
 	k->cycles = 0;
 	k->skip = k->idle = k->allidle = 0;

@@ -22,8 +22,35 @@ int	virtualclock;	/* the time-stamp counter counts instructions (tscinstr) */
  * The earliest tick at which a sleeper's time is up, so that the clock
  * takes the lock only when there is someone to wake.
  */
-static Lock	tickslk = { .name = "ticks" };	/* nextwake, and sleeping on &ticks */
+static Lock	tickslk = { .name = "ticks" };	/* nextwake, sleeping on &ticks, and each Proc's wakeat */
 static uint	nextwake;
+
+/* The clock's sweep for sleepers whose time has come (wakedue). */
+typedef struct Due Due;
+struct Due {
+	uint	now;	/* ticks */
+	uint	next;	/* the earliest wakeat not yet come, or now + Never */
+};
+
+/*
+ * One of procsweep's, under procs: ready p if it sleeps in tsleep and
+ * its time has come, else keep its time if it is the earliest left.
+ * Only those whose time has come: were every sleeper readied at the
+ * first one's time, n sleepers due at times apart would each run at
+ * every other's, only to sleep again (sleepers, in tools/test/hogwake.sh).
+ */
+static void
+wakedue(Proc *p, void *a)
+{
+	Due *d = a;
+
+	if(p == nil || p->state != Sleeping || p->wchan != &ticks)
+		return;
+	if((int)(d->now - p->wakeat) >= 0)
+		ready(p);
+	else if((int)(p->wakeat - d->next) < 0)
+		d->next = p->wakeat;
+}
 
 /*
  * The clock interrupt.  A tick of a process whose profilers are on is
@@ -77,9 +104,11 @@ clock(void)
 		return;
 	ticks++;
 	if((int)(ticks - nextwake) >= 0){
+		Due d = { ticks, ticks + Never };
+
 		ilock(&tickslk);
-		nextwake = ticks + Never;
-		wakeup(&ticks);
+		procsweep(wakedue, &d);
+		nextwake = d.next;
 		unlock(&tickslk);
 	}
 }
@@ -108,9 +137,9 @@ idle(void)
 }
 
 /*
- * Sleep for ms milliseconds, or until killed.  The clock wakes all
- * the sleepers on &ticks at nextwake; those whose time is not up set
- * it again.  The comparisons of ticks reach less than 2^31 ahead, and
+ * Sleep for ms milliseconds, or until killed.  At nextwake the clock
+ * readies the sleepers on &ticks whose wakeat has come, and sets
+ * nextwake to the earliest of the others'.  The comparisons of ticks reach less than 2^31 ahead, and
  * a long sleep at a high clock rate is longer than that (2^31 ms at
  * 10000 Hz is 2^34 ticks): it is slept in pieces.
  */
@@ -126,6 +155,7 @@ tsleep(uint ms)
 		left -= n;
 		until = ticks + n;
 		while((int)(ticks - until) < 0 && !up->killed){
+			up->wakeat = until;
 			if((int)(until - nextwake) < 0)
 				nextwake = until;
 			sleepintr(&ticks, &tickslk);

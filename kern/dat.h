@@ -323,6 +323,7 @@ struct Proc {
 	uint	turn;		/* ticks when the scheduler last ran it */
 	int	noteid;		/* note group, for ^C: inherited on fork */
 	void	*wchan;		/* what it sleeps on */
+	uint	wakeat;		/* in tsleep, the tick its time comes at: under kern/clock.c's tickslk */
 	Proc	*rnext;		/* next on the run queue, if Runnable */
 	Chan	*fd[NFD];
 	char	dot[PATHMAX];	/* current directory, a clean absolute path */

@@ -310,6 +310,7 @@ void	userinit(void);
 void	scheduler(void);
 void	yield(void);
 int	schedpoint(void);
+void	ready(Proc*);
 void	sleep(void*, Lock*);
 void	sleepintr(void*, Lock*);
 void	wakeup(void*);

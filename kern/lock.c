@@ -40,7 +40,7 @@
  *	uartrx	dev/devuart.c: reading eia0's input into the console (ilock)
  *	consin	dev/devcons.c: console input (ilock)
  *	uart	dev/devuart.c: eia1's input, and writes to either port (ilock)
- *	ticks	kern/clock.c: the time the sleepers on &ticks wake (ilock)
+ *	ticks	kern/clock.c: the sleepers on &ticks and the times they wake (ilock)
  *	procs	kern/proc.c: the process table, the run queue, sleep and wakeup (ilock)
  *	consout	dev/devcons.c: console output, print (ilock)
  *

@@ -118,7 +118,7 @@ newproc(void)
  * next tick, and under QEMU's -icount for the busy ones to idle too
  * (tools/test/mp.sh).  procs must be held.
  */
-static void
+void
 ready(Proc *p)
 {
 	Mach *me = thismach();

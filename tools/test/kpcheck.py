@@ -10,6 +10,8 @@
 #	stacksum	the sum of kpstack's counts
 #	kstacksum	that of the lines whose leaf is in kernel text
 #	ustacksum	that of the lines with a user stack (KPUMARK)
+#	uleaf		that of the lines of user mode (no kernel pcs) that
+#			say where it was: a user pc after the mark
 #	lines, depth	kpstack's lines, and the most kernel pcs in one
 #	udepth		the most user pcs in one
 #	leafonly	lines of one pc
@@ -78,6 +80,7 @@ print('self', c[n - 1])
 print('stacksum', sum(s for s, _ in stacks) + sum(s for s, _, k in ustacks if k == 0))
 print('kstacksum', sum(s for s, _ in stacks))
 print('ustacksum', sum(s for s, _, _ in ustacks))
+print('uleaf', sum(s for s, p, k in ustacks if k == 0 and p))
 print('lines', len(lines))
 print('depth', max((len(p) for _, p in stacks), default=0))
 print('udepth', max((len(p) for _, p, _ in ustacks), default=0))

@@ -14,14 +14,17 @@ cd "$(dirname "$0")/../.." || exit 1
 # can in the segment registers, and atk_df the direction flag set, in
 # user mode, where the NMI finds them and must give them back.  Then
 # #S's tree: 1024 paths, each a distinct stack 34 frames deep, more
-# than one processor's table keeps whole.  Then startclr and stop at
-# once: the stacks are gone, and nothing is cut.
+# than one processor's table keeps whole; then bench's loop in user
+# mode, whose stacks find the table full and are cut to their leaves,
+# the mark and the pc, which still say where its ticks were.  Then
+# startclr and stop at once: the stacks are gone, and nothing is cut.
 guest -T -d -p 1 -a 'hz=10000' -t 300 -o "$T/full" -c "bind -a '#S' /dev
 echo start > /dev/kpctl
 segs; atk_df; atk_df fork
 echo stop > /dev/kpctl
 echo startclr > /dev/kpctl
 echo t 22000 > /dev/spinctl
+bench 30000 > /dev/null
 echo stop > /dev/kpctl
 cat /dev/kpctl
 cat /dev/kpdata /dev/kpstack > /dev/eia1
@@ -53,6 +56,8 @@ check full-cut-to-leaf [ "$(fact leafonly)" -gt 0 ]
 check full-one-line-a-stack [ "$(fact repeats)" = 0 ]
 check full-32-frames [ "$(fact depth)" = 32 ]
 check full-tree-counted [ "$(fact leaf spinnode)" = "$(fact bins spinnode)" ]
+echo "full table: $(fact uleaf) of $(($(fact ticks) - $(fact kernel))) user ticks with their pc"
+check full-user-leaves [ "$(($(fact ticks) - $(fact kernel)))" -ge 1000 -a "$((100 * $(fact uleaf)))" -ge "$((99 * ($(fact ticks) - $(fact kernel))))" ]
 python3 tools/test/kpcheck.py "$kernel" "$T/full2" spinnode >"$T/facts"
 check startclr-clears-cut [ "$cut2" = 0 ]
 check startclr-clears-stacks [ "$(fact leaf spinnode)" = 0 -a "$(fact stacksum)" = "$(fact ticks)" -a "$(fact kstacksum)" = "$(fact kernel)" -a "$(fact badlines)" = 0 ]

@@ -6,22 +6,48 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
-# Each check spins 20 ticks, and 10 at hz=100 (-t 10), where a tick is
-# 10 M instructions under -d: 712 ticks in all took 13.4 s of the host's
-# CPU, 387 take 7.7.  The checks are as sharp at 10 as at 20: spinloop
-# takes every tick but the few of the clock reads around it, where a
-# check wants half, and one tick counted where none may be fails.
+# Each check spins 20 ticks, and 10 at hz=100 (-t 10).  The checks are
+# as sharp at 10 as at 20: spinloop takes every tick but the few of the
+# clock reads around it, where a check wants half, and one tick counted
+# where none may be fails.  They count ticks, not instructions, so the
+# slower rates run on a slower processor (run-qemu.sh -i: 2^i virtual
+# ns an instruction): under plain -d a tick at hz=100 is 10 M
+# instructions, and 387 of them took 8.8 s of the host's CPU; with -i 4
+# a tick is 625,000, with -i 2 at hz=1000 250,000 (1.8 s of CPU to 0.7),
+# still more than the 100,000 of hz=10000, which keeps a shift of 0.
+# The phase checks (hz=1000 or less) want a look at /dev/time, about
+# 20,000 instructions, to be small against a tick: 3 and 8 percent.
+# At hz=10000 a shift would not pay: spin looks at the clock every
+# million instructions or so, and overshoots its ticks by as many more.
 for hz in 100 1000 10000; do
-	t=
-	[ $hz = 100 ] && t='-t 10'
-	guest -d -a "hz=$hz" -t 300 -c "profiltest $t"
+	t= i=
+	[ $hz = 100 ] && t='-t 10' i='-i 4'
+	[ $hz = 1000 ] && i='-i 2'
+	guest -d $i -a "hz=$hz" -t 300 -c "profiltest $t; bind -a '#T' /dev; cat /dev/kpctl"
 	has "profiltest-hz$hz" '^profiltest: ok$'
 	hasnt "profiltest-hz$hz-no-fail" '^FAIL'
+	# Under -i the time-stamp counter is no count of instructions, and
+	# the kernel says so (kern/clock.c, tscinstr).
+	has "profiltest-hz$hz-clock" "^off hz $hz .* clock $([ -n "$i" ] && echo host || echo virtual) "
+done
+# -i is a shift of -d's clock, and wants a whole one that QEMU takes.
+for a in "-i 3" "-d -i 0" "-d -i 11" "-d -i x"; do
+	./run-qemu.sh -k $a -c true >"$T/err" 2>&1
+	s=$?
+	n=${a// /}
+	check "shift$n-refused" [ "$s" = 2 ]
+	check "shift$n-says" grep -q 'want -d and a shift from 1 to 10' "$T/err"
 done
 
 # pcsample's samples of profdemo, deterministic at hz=10000: 3 to 1.
 # On one processor: a second, idle, costs the host 0.5 s in 20,000 ticks.
-guest -d -p 1 -a 'hz=10000' -t 300 -c 'profdemo -s 2'
+# profdemo runs for 2 s of the clock, which -i 3 makes 250 M
+# instructions rather than 2 G (1.9 s of the host's CPU to 0.5): the
+# same 20,000 samples, whose 3:1 share has a sampling error of 0.3
+# points of the 1 allowed, at a phase drawn at random in each tick
+# (kern/apic.c, lapicnext), so that a tick of 12,500 instructions, half
+# of a call of spin3 and spin1, aliases with neither (74.6 percent).
+guest -d -i 3 -p 1 -a 'hz=10000' -t 300 -c 'profdemo -s 2'
 n=$(sed -nE 's/^pcsample: ([0-9]+) samples$/\1/p' <<<"$out")
 s3=$(awk -F'\t' '$3 == "spin3" { print $1 }' <<<"$out")
 s1=$(awk -F'\t' '$3 == "spin1" { print $1 }' <<<"$out")

@@ -21,6 +21,15 @@
 # side of a page table's boundary, pages freed under the ticks and
 # taken by other processes of the same program, the top of user space,
 # kills and exec amid the ticks (user/test/atk_prof.c).
+#
+# Every check here counts ticks, not instructions (profdemo's 1 s,
+# atk_prof's 1000 ticks, threadtest's spins of so many ticks), so the
+# boots run on a slower processor, run-qemu.sh -d -i 3: an instruction
+# is 8 virtual ns, a tick at 10000 Hz 12,500 instructions rather than
+# 100,000, and the four boots cost the host 6.5 s of CPU, not 15.  The
+# ticks are as many, and each lands in the same share of each loop:
+# profdemo's 3:1 split comes out 74.9 and 75.2 percent (75.0 and 75.1
+# at 100,000), and an attack's tick falls in its window as often.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
@@ -36,7 +45,7 @@ atkok() {
 	done
 }
 
-guest -d -p 1 -a 'hz=10000' -t 300 -c "cat /dev/textsum; cat /dev/sysstat
+guest -d -i 3 -p 1 -a 'hz=10000' -t 300 -c "cat /dev/textsum; cat /dev/sysstat
 ${atkprof}sleep 1
 cat /dev/sysstat; cat /dev/textsum"
 atkok 1
@@ -46,7 +55,7 @@ textintact "atk_prof-1-text-intact"
 pagesback "atk_prof-1-pages-heap-back"
 
 for n in 2 4; do
-	guest -d -p $n -a 'hz=10000' -t 300 -c "cat /dev/textsum; cat /dev/sysstat
+	guest -d -i 3 -p $n -a 'hz=10000' -t 300 -c "cat /dev/textsum; cat /dev/sysstat
 profdemo -p -t $n 1
 threadtest
 ${atkprof}sleep 1
@@ -70,7 +79,7 @@ done
 # A buffer on a thread's own stack (threadtest's stack-* checks, also
 # run above), on 8 processors too: refused while there are threads, and
 # no thread's copy of it written.
-guest -d -p 8 -a 'hz=10000' -t 300 -c "cat /dev/textsum; threadtest -stack; cat /dev/textsum"
+guest -d -i 3 -p 8 -a 'hz=10000' -t 300 -c "cat /dev/textsum; threadtest -stack; cat /dev/textsum"
 has "threadtest-stack-8" '^threadtest: ok$'
 hasnt "threadtest-stack-8-no-fail" '^FAIL'
 textintact "threads-stack-8-text-intact"
