@@ -156,8 +156,12 @@ pagesback ret-pages-back
 
 # FPU: each process's own registers; a pending error is the user's.  On
 # one processor, which the clobbering process must share, at 1000 Hz
-# (keep's rounds wait for ticks: at 100 Hz they cost ten times more).
-guest -d -p 1 -a 'hz=1000' -c 'cat /dev/textsum; cat /dev/sysstat
+# (keep's rounds wait for ticks: at 100 Hz they cost ten times more),
+# on a slower processor (run-qemu.sh -i 2: a tick is 250,000
+# instructions, not a million), as the rounds count ticks, and the
+# clobberer runs between every two of them at any length: 2.3 s of the
+# host's CPU to 0.7.
+guest -d -i 2 -p 1 -a 'hz=1000' -c 'cat /dev/textsum; cat /dev/sysstat
 fpu keep 50; fpu fork; fpu clean; fpu dirty
 echo case pending; fpu pending; echo status $?
 echo case end; cat /dev/sysstat; cat /dev/textsum'
