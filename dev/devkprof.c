@@ -146,7 +146,7 @@ static void
 kprofinit(void)
 {
 	uint size = etext - text;
-	int k;
+	int k, i;
 
 	if(size > KPmaxtext)
 		panic("kprof: kernel text is %d bytes, over KPmaxtext", size);
@@ -155,8 +155,10 @@ kprofinit(void)
 	for(k = 0; k < MAXMACH; k++){
 		mach[k].kp = &kpcount[k];
 		mach[k].kpmore = Kpstacks;
-		kpcount[k].nmimean[0] = kpcount[k].nmimean[1] = Kpnmicost;
-		kpcount[k].nmicap[0] = kpcount[k].nmicap[1] = Kpnmicost + Kpnmicost/2;
+		for(i = 0; i < Kpnkind; i++){
+			kpcount[k].nmimean[i] = Kpnmicost;
+			kpcount[k].nmicap[i] = Kpnmicost + Kpnmicost/2;
+		}
 	}
 }
 

@@ -15,6 +15,10 @@ enum {
 	KPnleaf	= 128,		/* slots, and KPleaf times as many pcs, that only such short stacks may take */
 	KPnring	= 8192,		/* words of a processor's buffer of samples: a power of 2 */
 	KPrec	= 1 + KPMAXFRAMES,	/* words of a sample at most: its number of pcs, then the pcs */
+	Kpuser	= 0,		/* a tick's kind, for its NMI's mean cost (dev/kpnmi.c, nmicost): in user mode */
+	Kpkernel,		/* in the kernel, busy */
+	Kpidle,			/* in the kernel, idle */
+	Kpnkind,
 };
 
 /*
@@ -40,8 +44,8 @@ typedef struct Kpstack {
 struct Kpcount {
 	uint	cell[KPncell];	/* kpdata's cells, in host order; the last is kpself's, never counted in */
 	uvlong	cycles;		/* time-stamp counts in the NMI, from its first rdtsc to its last (nmicost) */
-	uint	nmimean[2];	/* its NMIs' running mean cost, in time-stamp counts, at user ticks and kernel ones (nmicost) */
-	uint	nmicap[2];	/* 1.5 times nmimean: a count over it spans a turn */
+	uint	nmimean[Kpnkind];	/* its NMIs' running mean cost, in time-stamp counts, at each kind of tick (nmicost) */
+	uint	nmicap[Kpnkind];	/* 1.5 times nmimean: a count over it spans a turn */
 	uint	skip;		/* ticks out of scope, which count nowhere else (kpself) */
 	uint	idle;		/* ticks, in scope or not, that found the processor idle */
 	uint	allidle;	/* of those, the ones that found every processor idle */

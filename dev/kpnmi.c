@@ -37,11 +37,13 @@
  * for its kind of tick (at most 1.31 times in runtest, 1.23 in #S's
  * tree of stacks, on 1 processor: doc/benchmarks.md), so a d over
  * nmicap, 1.5 times the running mean, spans a turn, and counts at the
- * mean.  A user tick and a kernel one keep a mean each (kernel, a
- * constant on each path): a kernel tick walks two stacks, a user one
- * one, some 3 times the cost, and with one mean a program in user mode
- * beside one in system calls had its kernel ticks refused as spanning
- * turns (the row 14% low on 1 processor).  The mean moves half way to
+ * mean.  A user tick, a kernel one and an idle one keep a mean each
+ * (kind, Kpuser, Kpkernel or Kpidle): a kernel tick in a process walks
+ * two stacks, a user one one, some 3 times the cost, and an idle one a
+ * short stack; with one mean a program in user mode beside one in
+ * system calls had its kernel ticks refused as spanning turns (the row
+ * 14% low on 1 processor), and a processor back from idle its busy
+ * ones (13% low, runtest on 4).    The mean moves half way to
  * the d of every 8th NMI it takes, by the processor's count of them,
  * which costs an NMI 4 instructions where moving it by 1/8 at each
  * took 9.  One it refuses still raises it by 1/128, so that a
@@ -54,30 +56,30 @@
  * not the NMI's cost either.
  */
 static inline uint
-nmicost(Kpcount *k, uint d, int kernel)
+nmicost(Kpcount *k, uint d, int kind)
 {
 	uint mean;
 
-	if(d > k->nmicap[kernel]){
-		mean = k->nmimean[kernel];
-		k->nmimean[kernel] = mean + mean/128;
-		k->nmicap[kernel] = k->nmimean[kernel] + k->nmimean[kernel]/2;
+	if(d > k->nmicap[kind]){
+		mean = k->nmimean[kind];
+		k->nmimean[kind] = mean + mean/128;
+		k->nmicap[kind] = k->nmimean[kind] + k->nmimean[kind]/2;
 		return mean;
 	}
 	if(k->cell[KPTOTAL] % 8 == 0){
-		mean = (k->nmimean[kernel] + d) / 2;
-		k->nmimean[kernel] = mean;
-		k->nmicap[kernel] = mean + mean/2;
+		mean = (k->nmimean[kind] + d) / 2;
+		k->nmimean[kind] = mean;
+		k->nmicap[kind] = mean + mean/2;
 	}
 	return d;
 }
 
-/* The NMI done, at a kernel tick or not: its cost into k's, and kpbusy cleared. */
+/* The NMI done, at a tick of that kind: its cost into k's, and kpbusy cleared. */
 static inline __attribute__((always_inline)) void
-done(Kpcount *k, Nmiframe *x, int kernel)
+done(Kpcount *k, Nmiframe *x, int kind)
 {
 	/* k->cycles += nmicost(...), where the compiler would take 3 instructions for the add */
-	asm("addl %1, %0; adcl $0, 4+%0" : "+m"(k->cycles) : "r"(nmicost(k, (uint)rdtsc() - x->t0, kernel)) : "cc");
+	asm("addl %1, %0; adcl $0, 4+%0" : "+m"(k->cycles) : "r"(nmicost(k, (uint)rdtsc() - x->t0, kind)) : "cc");
 	me->kpbusy = 0;
 }
 
@@ -103,14 +105,15 @@ more(Kpcount *k, Nmiframe *x, uint *f, int kernel)
 
 /*
  * One more tick, at pc in frame f of x, kernel or not, unless it is
- * out of scope; then done.  extra says whether there may be more to do
- * (1), or is (2: kpmore is set).  Both are constants, so that each kind
- * has a path of its own.  A tick out of scope counts only as skipped,
+ * out of scope; then done, with the mean cost of its kind.  extra says
+ * whether there may be more to do (1), or is (2: kpmore is set).
+ * kernel and extra are constants, so that each kind has a path of its
+ * own.  A tick out of scope counts only as skipped,
  * for kprof's own row (dev/devkprof.c, kpself), and the first
  * processor still rearms the clock.
  */
 static inline __attribute__((always_inline)) void
-count(Nmiframe *x, uint *f, uint pc, int kernel, int extra)
+count(Nmiframe *x, uint *f, uint pc, int kernel, int extra, int kind)
 {
 	Kpcount *k;
 
@@ -129,14 +132,14 @@ count(Nmiframe *x, uint *f, uint pc, int kernel, int extra)
 	}
 	if(extra == 2 || (extra && me->kpmore))
 		more(k, x, f, kernel);
-	done(k, x, kernel);
+	done(k, x, kind);
 }
 
 /* A user tick with more to do: out of kprofnmi, whose registers it would take. */
 static NOPROF REGPARM __attribute__((noinline)) void
 usertick(Nmiframe *x)
 {
-	count(x, &x->pc, x->pc, 0, 2);
+	count(x, &x->pc, x->pc, 0, 2, Kpuser);
 }
 
 /*
@@ -159,26 +162,36 @@ idletick(void)
 }
 
 /*
- * A tick in the kernel's addresses, at pc in NMI frame x.  At the first
- * instruction of a vector, the tick is the interrupted code's, whose
- * frame the vector's interrupt pushed.  One outside kernel text, as a
- * user mode that jumped there finds itself, is a user tick.
+ * A tick in the kernel's addresses, at pc in NMI frame x, of kind
+ * Kpkernel or Kpidle.  At the first instruction of a vector, the tick
+ * is the interrupted code's, whose frame the vector's interrupt
+ * pushed.  One outside kernel text, as a user mode that jumped there
+ * finds itself, is a user tick.
  */
-static NOPROF REGPARM __attribute__((noinline)) void
-kerneltick(Nmiframe *x, uint pc)
+static inline __attribute__((always_inline)) void
+ktick(Nmiframe *x, uint pc, int kind)
 {
 	uint *f = &x->pc;
 
-	if(me->idling)
-		idletick();
 	if(pc - (uint)vec0 < (uint)kvecsize){
 		f = delivered(f);	/* kern/trap.c */
 		pc = f[0];
 	}
 	if(pc - (uint)text < (uint)ktextsize)
-		count(x, f, pc, 1, 1);
+		count(x, f, pc, 1, 1, kind);
 	else
-		count(x, f, pc, 0, 1);
+		count(x, f, pc, 0, 1, Kpuser);
+}
+
+/* A tick in the kernel's addresses: each kind a path of its own, with its kind a constant. */
+static NOPROF REGPARM __attribute__((noinline)) void
+kerneltick(Nmiframe *x, uint pc)
+{
+	if(me->idling){
+		idletick();
+		ktick(x, pc, Kpidle);
+	}else
+		ktick(x, pc, Kpkernel);
 }
 
 /*
@@ -204,5 +217,5 @@ kprofnmi(Nmiframe *x)
 	else if(me->kpmore)
 		usertick(x);
 	else
-		count(x, &x->pc, pc, 0, 0);
+		count(x, &x->pc, pc, 0, 0, Kpuser);
 }

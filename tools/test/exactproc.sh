@@ -46,16 +46,20 @@ check exact-user-work [ "$((100 * ${uwork:-0}))" -ge "$((99 * ${uall:-1}))" ]
 # nmi: the share of all instructions that the NMI's path took (floor.sh's
 # list of its functions), in exact count DIR, against kprof's own row in
 # the sampled kpdata SAMPLED: as kprof -c's exact column gives it of
-# kernel text, times kernel text's share of all.
+# kernel text, times kernel text's share of all; idle left out of both,
+# as a halted processor takes ticks but runs no instructions.
 nmifns='nmientry|kprofnmi|usertick|kerneltick|idletick|delivered|kpwalk|kpuwalk|nmiclocknext'
 nmi() {
 	local share
-	share=$(o/host/kprof -c "$kernel" "$1/kpdata" "$2" | awk -v p="$nmifns" '$5 ~ "^(" p ")$" { s += $2 } END { print s + 0 }')
-	python3 -c "import struct, sys
+	share=$(o/host/kprof -c -x idle "$kernel" "$1/kpdata" "$2" | awk -v p="$nmifns" '$5 ~ "^(" p ")$" { s += $2 } END { print s + 0 }')
+	python3 -c "import struct, subprocess, sys
 e = struct.unpack('>2I', open(sys.argv[1], 'rb').read(8))
 b = open(sys.argv[2], 'rb').read()
 s = struct.unpack('>%dI' % (len(b) // 4), b)
-print('%.4f %.4f' % (100 * s[-1] / (s[0] + s[-1]), float(sys.argv[3]) * e[1] / e[0]))" "$1/kpdata" "$2" "$share"
+a = [int(l.split()[0], 16) for l in subprocess.run(['nm', '-n', sys.argv[4]], capture_output=True, text=True).stdout.splitlines() if len(l.split()) == 3]
+i = [x for x in a if x >= [int(l.split()[0], 16) for l in subprocess.run(['nm', sys.argv[4]], capture_output=True, text=True).stdout.splitlines() if l.split()[2:] == ['idle']][0]][:2]
+idle = sum(s[2 + (x - 0xc0100000) // 8] for x in range(i[0] & ~7, i[1], 8))
+print('%.4f %.4f' % (100 * s[-1] / (s[0] - idle + s[-1]), float(sys.argv[3]) * e[1] / e[0]))" "$1/kpdata" "$2" "$share" "$kernel"
 }
 
 for p in 1 2; do
@@ -101,17 +105,20 @@ sys.exit(not (n >= 2000 and abs(ta / n - p) <= 3 * se))"
 	check "p$p-scoped-its-ticks" [ "$(awk '$3 == "bench" { print ($4 + $5 >= 1500) }' <<<"$s")" = 1 ]
 done
 
-# kprof's own row where NMIs cost two ways, on 1 processor: profdemo's
+# kprof's own row where NMIs cost in different ways (dev/kpnmi.c,
+# nmicost, a mean for each kind of tick): on 1 processor, profdemo's
 # user ticks, which walk one stack, beside runtest's kernel ones, which
-# walk two, some 3 times the cost (dev/kpnmi.c, nmicost, a mean for
-# each kind); and in a run of some 1,100 ticks, where the row is a few
-# ticks, to the nearest (dev/devkprof.c, kpself).  Each within 3% of
-# the NMI's path in the exact count of the same run, and half a tick.
-for w in mix calls; do
-	c='profdemo 1 > /dev/null & runtest 1 > /dev/null; wait'
-	[ $w = calls ] && c='calls -c 2 100000 > /dev/null'
+# walk two, some 3 times the cost; on 2, runtest alone, which leaves a
+# processor idle half the time, where a tick walks a short stack; and
+# in a run of some 1,100 ticks, where the row is a few ticks, to the
+# nearest (dev/devkprof.c, kpself).  Each within 3% of the NMI's path
+# in the exact count of the same run, and half a tick.
+for w in mix idle calls; do
+	c='profdemo 1 > /dev/null & runtest 1 > /dev/null; wait' p=1
+	[ $w = idle ] && c='runtest 1 > /dev/null' p=2
+	[ $w = calls ] && c='calls -c 2 100000 > /dev/null' p=1
 	mkdir -p "$T/x$w"
-	guest -d -p 1 -a hz=10000 -t 300 -x "$T/x$w" -o "$T/s$w" -c "echo startclr > /dev/kpctl; $c; echo stop > /dev/kpctl; cat /dev/kpdata > /dev/eia1"
+	guest -d -p $p -a hz=10000 -t 300 -x "$T/x$w" -o "$T/s$w" -c "echo startclr > /dev/kpctl; $c; echo stop > /dev/kpctl; cat /dev/kpdata > /dev/eia1"
 	read -r row share < <(nmi "$T/x$w" "$T/s$w")
 	n=$(python3 -c "import struct, sys; b = open(sys.argv[1], 'rb').read(); s = struct.unpack('>%dI' % (len(b) // 4), b); print(s[0] + s[-1])" "$T/s$w")
 	echo "$w: kprof's own row $row% of $n ticks, the NMI path in the exact count $share%"
