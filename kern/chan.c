@@ -213,56 +213,69 @@ walk1(Chan *c, char *elem)
 }
 
 /*
- * Make path absolute (relative to dot) and clean: no "." or empty
- * elements, and ".." applied to what precedes it.  A "#x" device
- * path stays rooted at its device; x is any character, '/' too, so
- * that "#/" is the root file system's root and "#//bin" its bin.
+ * Add the elements of path p to the clean path dst[0..*n), whose first
+ * root bytes (a "#x" device's, or none) stay: "." and empty elements
+ * dropped, ".." taking the one before.  ENAMETOOLONG if it would reach
+ * PATHMAX on the way, with its NUL.
  */
-int
-cleanpath(char *dst, char *dot, char *path)
+static int
+addpath(char *dst, int *n, int root, char *p)
 {
-	char tmp[PATHMAX], *p, *q, *elem;
-	int n, root;
+	char *elem;
+	int k, q = *n;
 
-	if(path[0] == '/' || path[0] == '#')
-		n = snprintf(tmp, sizeof tmp, "%s", path);
-	else
-		n = snprintf(tmp, sizeof tmp, "%s/%s", dot, path);
-	if(n >= PATHMAX)
-		return seterr(ENAMETOOLONG, nil);
-	q = dst;
-	p = tmp;
-	if(*p == '#'){
-		*q++ = *p++;
-		if(*p != '\0')
-			*q++ = *p++;
-		if(*p != '\0' && *p != '/')
-			return seterr(ENOENT, "unknown device");
-	}
-	root = q - dst;
 	while(*p){
 		while(*p == '/')
 			p++;
 		elem = p;
 		while(*p && *p != '/')
 			p++;
-		n = p - elem;
-		if(n == 0 || (n == 1 && elem[0] == '.'))
+		k = p - elem;
+		if(k == 0 || (k == 1 && elem[0] == '.'))
 			continue;
-		if(n == 2 && elem[0] == '.' && elem[1] == '.'){
-			while(q > dst + root && *--q != '/')
+		if(k == 2 && elem[0] == '.' && elem[1] == '.'){
+			while(q > root && dst[--q] != '/')
 				;
 			continue;
 		}
-		if(n >= NAMELEN)
+		if(k >= NAMELEN || q + 1 + k >= PATHMAX)
 			return seterr(ENAMETOOLONG, nil);
-		*q++ = '/';
-		memmove(q, elem, n);
-		q += n;
+		dst[q++] = '/';
+		memmove(dst + q, elem, k);
+		q += k;
 	}
-	if(q == dst + root && root == 0)
-		*q++ = '/';
-	*q = '\0';
+	*n = q;
+	return 0;
+}
+
+/*
+ * Make path absolute (relative to dot, itself clean) and clean: no
+ * "." or empty elements, and ".." applied to what precedes it.  A
+ * relative path is added to dot element by element, not joined to it
+ * first, so that ".." works in a directory whose path is near PATHMAX
+ * long.  A "#x" device path stays rooted at its device; x is any
+ * character, '/' too, so that "#/" is the root file system's root and
+ * "#//bin" its bin.
+ */
+int
+cleanpath(char *dst, char *dot, char *path)
+{
+	int rel = path[0] != '/' && path[0] != '#', n = 0, root;
+	char *p = rel ? dot : path;
+
+	if(*p == '#'){
+		dst[n++] = *p++;
+		if(*p != '\0')
+			dst[n++] = *p++;
+		if(*p != '\0' && *p != '/')
+			return seterr(ENOENT, "unknown device");
+	}
+	root = n;
+	if(addpath(dst, &n, root, p) < 0 || (rel && addpath(dst, &n, root, path) < 0))
+		return -1;
+	if(n == 0)
+		dst[n++] = '/';
+	dst[n] = '\0';
 	return 0;
 }
 

@@ -14,6 +14,8 @@
 #include "dat.h"
 #include "fns.h"
 
+enum { Maxoff = 0x7FFFFFFF };	/* the largest offset seek gives and takes */
+
 /* The channel open on fd, or nil and EBADF. */
 static Chan*
 fdchan(int fd)
@@ -214,6 +216,19 @@ unionread(Chan *c, char *buf, long n, uvlong off)
 }
 
 /*
+ * Move c's offset past the n bytes a read or write moved.  A device
+ * that ignores the offset (the console, null, a control file's
+ * writes) would carry it past what seek can give back: it stops at
+ * Maxoff, where every file with an end is at its end.
+ */
+static void
+advance(Chan *c, long n)
+{
+	if(n > 0)
+		c->offset = c->offset + n < Maxoff ? c->offset + n : Maxoff;
+}
+
+/*
  * The channel of read's or write's fd (arg[0]), open for how (O_RDONLY
  * or O_WRONLY), with arg[1] a buffer of arg[2] bytes the process may
  * write or read; or nil and the error.
@@ -256,8 +271,7 @@ sysread(uint *arg)
 		n = unionread(c, (char*)arg[1], n - n % sizeof(Dir), c->offset);
 	else
 		n = devtab[c->type]->read(c, (void*)arg[1], n, c->offset);
-	if(n > 0)
-		c->offset += n;
+	advance(c, n);
 	qunlock(&c->offlk);
 	return n;
 }
@@ -274,8 +288,7 @@ syswrite(uint *arg)
 		return -1;
 	/* With O_APPEND a device that has an end writes there, and moves the offset to it (devroot). */
 	n = devtab[c->type]->write(c, (void*)arg[1], n, c->offset);
-	if(n > 0)
-		c->offset += n;
+	advance(c, n);
 	qunlock(&c->offlk);
 	return n;
 }
@@ -300,7 +313,7 @@ seekchan(Chan *c, vlong off, int whence)
 	default:
 		return seterr(EINVAL, "bad whence");
 	}
-	if(off < 0 || off > 0x7FFFFFFF)
+	if(off < 0 || off > Maxoff)
 		return seterr(EINVAL, "bad offset");
 	c->offset = off;
 	return off;

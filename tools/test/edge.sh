@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Guest tests of calls at the edges of what they take
+# (user/test/atk_edge.c): offsets at 0x7FFFFFFF, through devices that
+# ignore them too; directories as deep as a path reaches; a program
+# with a segment in the stack's 4 MB, with threads; writers and readers
+# of pipes killed as they wait; kpctl's pid N at children that exit.
+# On 1, 2 and 8 processors under -d and on 4 without; after each boot
+# the kernel's text is unchanged and the free pages and heap are back.
+cd "$(dirname "$0")/../.." || exit 1
+. tools/test/lib.bash
+
+cases=(offsets deep seg pipekill pidexit)
+for how in "-d -p 1" "-d -p 2" "-d -p 8" "-p 4"; do
+	n=${how// /}
+	run=
+	for c in "${cases[@]}"; do run+="atk_edge $c; "; done
+	# shellcheck disable=SC2086
+	guest $how -a hz=1000 -t 400 -c "cat /dev/textsum; cat /dev/sysstat; ${run}cat /dev/sysstat; cat /dev/textsum"
+	for c in "${cases[@]}"; do
+		has "$c$n" "^atk_edge: $c: ok$"
+	done
+	hasnt "no-failure$n" '^atk_edge: .*FAIL|panic|kernel trap'
+	textintact "text-intact$n"
+	pagesback "pages-heap-back$n"
+done
+
+summary edge

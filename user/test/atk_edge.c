@@ -1,0 +1,431 @@
+/*
+ * atk_edge TEST: attacks at the edges of what the kernel's calls take
+ * (tools/test/edge.sh).  Each prints "atk_edge: TEST: ok", or a line
+ * per broken promise and then "atk_edge: TEST: failed".
+ *
+ *	offsets	every file of /dev and #T read at offsets up to
+ *		0x7FFFFFFF, and writes to devices that ignore the offset
+ *		(null, the console, kpctl) made there: the offset stays
+ *		one that seek(2) gives and takes.
+ *	deep	directories nested as deep as a path reaches, walked
+ *		with "../" chains, bound, and removed.
+ *	seg	this program run with a bss segment in the stack's 4 MB,
+ *		each thread's own (exec(2)): it runs, forks, makes
+ *		threads, and profil there is refused while they live.
+ *	pipekill	writers of one pipe killed as they wait for room,
+ *		and a reader killed under waiting writers.
+ *	pidexit	kpctl's pid N written at children as they are made,
+ *		exit and are waited for.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <stdint.h>
+#include "lib/check.h"
+
+enum {
+	PG	= 4096,
+	USHARED	= 0xBFC00000,	/* the stack's 4 MB start here (kern/mem.h) */
+	USTACK	= 0xBFFF0000,	/* and its 64 KB here */
+};
+
+#define USED(x)	((void)(x))
+
+static char *test;
+
+static void
+bad(const char *fmt, long a, long b)
+{
+	printf("atk_edge: %s: FAIL ", test);
+	printf(fmt, a, b);
+	printf("\n");
+	nfail++;
+}
+
+/*
+ * deep: /tmp/deep/d/d/... as deep as a path reaches (255 bytes, its
+ * NUL making PATHMAX), each made relative to the last.  From the
+ * deepest, relative paths that climb ("..", "../f", "../" k times)
+ * work, though dot and the path together pass PATHMAX, and only one
+ * that does not ("f") is too long; a bind of its
+ * parent onto /tmp/deep is walked through; then all are removed on
+ * the way up.
+ */
+static void
+deep(void)
+{
+	char path[256], wd[300];
+	int depth, i, k, fd = -1;
+	struct Dir d;
+
+	if(mkdir("/tmp/deep") < 0 || chdir("/tmp/deep") < 0)
+		fatal("/tmp/deep");
+	for(depth = 0; mkdir("d") == 0; depth++)
+		if(chdir("d") < 0)
+			bad("chdir into the dir made at depth %ld", depth, 0);
+	if(errno != ENAMETOOLONG || depth != (256 - 1 - 9) / 2)
+		bad("mkdir at depth %ld: errno %ld", depth, errno);
+	if(getwd(wd, sizeof wd) < 0 || strlen(wd) != 255)
+		bad("getwd: %ld bytes", strlen(wd), 0);
+	if(getwd(wd, 255) != -1 || errno != ERANGE)
+		bad("getwd one short: errno %ld", errno, 0);
+	if(chdir("..") < 0 || (fd = create("f", O_RDWR, 0664)) < 0 || write(fd, "abc", 3) != 3 || chdir("d") < 0)
+		bad("chdir .. and create from the deepest: errno %ld", errno, 0);
+	close(fd);
+	if(stat("../f", &d) < 0 || d.length != 3)
+		bad("stat ../f from the deepest: errno %ld", errno, 0);
+	for(k = 0; k < 80; k++){
+		for(i = 0; i < k; i++)
+			memmove(path + 3*i, "../", 3);
+		memmove(path + 3*k, "f", 2);
+		if((stat(path, &d) == 0) != (k == 1) || (k != 1 && errno != (k == 0 ? ENAMETOOLONG : ENOENT)))
+			bad("stat of ../ %ld times then f: errno %ld", k, errno);
+	}
+	if(bind("..", "/tmp/deep", MREPL) < 0 || stat("/tmp/deep/f", &d) < 0 || d.length != 3)
+		bad("the deepest's parent bound onto /tmp/deep: errno %ld", errno, 0);
+	if(unmount(NULL, "/tmp/deep") < 0 || stat("/tmp/deep/d", &d) < 0)
+		bad("unmount: errno %ld", errno, 0);
+	if(remove("../f") < 0)
+		bad("remove ../f: errno %ld", errno, 0);
+	for(i = depth - 1; i >= 0; i--)
+		if(chdir("..") < 0 || remove("d") < 0){
+			bad("remove at depth %ld: errno %ld", i, errno);
+			break;
+		}
+	if(chdir("/") < 0 || remove("/tmp/deep") < 0)
+		bad("remove /tmp/deep: errno %ld", errno, 0);
+}
+
+/* seek(fd, 0, SEEK_CUR) must give an offset seek takes: from 0 to 0x7FFFFFFF. */
+static void
+offsetok(char *what, int fd, long want)
+{
+	long r;
+
+	if((r = seek(fd, 0, SEEK_CUR)) != want)
+		printf("atk_edge: offsets: FAIL %s: offset %ld (errno %d), not %ld\n", what, r, errno, want), nfail++;
+}
+
+/* offsets: files read at offsets up to 0x7FFFFFFF; writes there to devices that ignore it. */
+static void
+offsets(void)
+{
+	static char *files[] = { "/dev/time", "/dev/ps", "/dev/sysstat", "/dev/textsum",
+		"/dev/proctime", "/dev/kpctl", "/dev/kpdata", "/dev/kpproc", "/dev/kpcpu", "/dev/kpstack",
+		"/dev/kpgmon", "/dev/null", "/bin/echo" };
+	static long offs[] = { 0x7FFFFFFF, 0x7FFFFFF0, 0x40000000, 0x10000000 };
+	char buf[256];
+	unsigned i, j;
+	long r = 0;
+	int fd;
+
+	for(i = 0; i < sizeof files / sizeof files[0]; i++){
+		if((fd = open(files[i], O_RDONLY)) < 0){
+			bad("open failed", 0, 0);
+			continue;
+		}
+		for(j = 0; j < sizeof offs / sizeof offs[0]; j++)
+			if(seek(fd, offs[j], SEEK_SET) != offs[j] || (r = read(fd, buf, sizeof buf)) != 0)
+				printf("atk_edge: offsets: FAIL %s at %#lx: read %ld\n", files[i], offs[j], r), nfail++;
+		close(fd);
+	}
+	/* null and kpctl ignore the offset: a write at 0x7FFFFFF0 moves it to the top, no further */
+	if((fd = open("/dev/null", O_RDWR)) < 0)
+		fatal("open /dev/null");
+	seek(fd, 0x7FFFFFF0, SEEK_SET);
+	if(write(fd, buf, 200) != 200)
+		bad("write to null failed", 0, 0);
+	offsetok("null", fd, 0x7FFFFFFF);
+	if(write(fd, buf, 1) != 1 || read(fd, buf, 10) != 0)
+		bad("null at 0x7FFFFFFF", 0, 0);
+	offsetok("null again", fd, 0x7FFFFFFF);
+	if(seek(fd, -10, SEEK_CUR) != 0x7FFFFFF5)
+		bad("null: seek -10 from the top", 0, 0);
+	close(fd);
+	if((fd = open("/dev/kpctl", O_RDWR)) < 0)
+		fatal("open /dev/kpctl");
+	seek(fd, 0x7FFFFFFD, SEEK_SET);
+	if(write(fd, "stop\n", 5) != 5)
+		bad("kpctl stop failed", 0, 0);
+	offsetok("kpctl", fd, 0x7FFFFFFF);
+	if(read(fd, buf, sizeof buf) != 0)
+		bad("kpctl read at 0x7FFFFFFF", 0, 0);
+	offsetok("kpctl read", fd, 0x7FFFFFFF);
+	close(fd);
+	if((fd = open("/dev/cons", O_WRONLY)) < 0)
+		fatal("open /dev/cons");
+	seek(fd, 0x7FFFFFFF, SEEK_SET);
+	write(fd, "atk_edge: offsets: cons at 0x7FFFFFFF\n", 38);
+	offsetok("cons", fd, 0x7FFFFFFF);
+	close(fd);
+	/* a file's offset is as it was: a write that would pass 4 MB fails and moves nothing */
+	if((fd = create("/tmp/off", O_RDWR|O_TRUNC, 0664)) < 0)
+		fatal("create /tmp/off");
+	seek(fd, 0x7FFFFFFF, SEEK_SET);
+	if(write(fd, "x", 1) != -1 || errno != EFBIG)
+		bad("file write at 0x7FFFFFFF", 0, 0);
+	offsetok("file", fd, 0x7FFFFFFF);
+	seek(fd, 4*1024*1024 - 1, SEEK_SET);
+	if(write(fd, "x", 1) != 1 || write(fd, "x", 1) != -1 || errno != EFBIG)
+		bad("file write at 4 MB", 0, 0);
+	offsetok("file at 4 MB", fd, 4*1024*1024);
+	close(fd);
+	remove("/tmp/off");
+}
+
+typedef struct {
+	unsigned type, offset, vaddr, paddr, filesz, memsz, flags, align;
+} Phdr;
+
+static char elf[512*1024];
+static volatile int stop;
+static unsigned char *segp;
+static unsigned segn;
+
+static void
+segthread(int arg)
+{
+	unsigned i;
+
+	while(!stop)
+		for(i = 0; i < segn; i += PG)
+			segp[i] = arg;
+}
+
+/*
+ * The program again, with a bss segment of n bytes at va, in the
+ * stack's 4 MB: zero, no heap (it would start above USHARED), profil
+ * there taken alone and rfork refused under it; then threads, whose
+ * stores there (above USHARED) are their own, as on the stack (exec(2)),
+ * and profil there refused while they live; a fork copies it.  Its
+ * exit status says which failed, 0 for none.
+ */
+static int
+segchild(char *va, char *n)
+{
+	unsigned i;
+	int st;
+
+	segp = (unsigned char*)strtoul(va, 0, 0);
+	segn = strtoul(n, 0, 0);
+	for(i = 0; i < segn; i += PG)
+		if(segp[i] != 0)
+			return 2;
+	for(i = 0; i < segn; i += PG)
+		segp[i] = 1;
+	if(sbrk(PG) != (void*)-1 || errno != ENOMEM)
+		return 3;
+	if(profil((unsigned short*)segp, segn < 8192 ? segn : 8192, 0x1000, 0x10000) < 0)
+		return 4;
+	if(rfork(RFPROC|RFMEM) != -1 || errno != EBUSY)
+		return 5;
+	profil(0, 0, 0, 0);
+	for(i = 0; i < 3; i++)
+		thread(segthread, i + 2);
+	if(profil((unsigned short*)segp, segn < 8192 ? segn : 8192, 0x1000, 0x10000) != -1 || errno != EINVAL)
+		return 6;
+	if(fork() == 0)
+		_exit(segp[segn - PG] != 1);
+	wait(&st);
+	sleep(5);
+	stop = 1;
+	if(st != 0 || waitn(3) != 0)
+		return 7;
+	for(i = 0; i < segn; i += PG)
+		if((uintptr_t)segp + i >= USHARED && segp[i] != 1)
+			return 8;
+	return 0;
+}
+
+/* seg: the program with a segment in the stack's 4 MB, at each place it can go. */
+static void
+seg(void)
+{
+	static struct { char *name; unsigned vaddr, memsz; } v[] = {
+		{ "at-USHARED", USHARED, PG },
+		{ "across-USHARED", USHARED - PG, 2*PG },
+		{ "all-of-the-top", USHARED, USTACK - USHARED },
+		{ "under-the-stack", USTACK - PG, PG },
+	};
+	char va[16], n[16], *av[] = { "atk_edge", "segchild", va, n, NULL };
+	unsigned i, phoff, off1;
+	unsigned short phnum;
+	long len = 0;
+	int fd, st;
+
+	if((fd = open("/bin/atk_edge", O_RDONLY)) < 0 || (len = read(fd, elf, sizeof elf)) <= 0)
+		fatal("read /bin/atk_edge");
+	close(fd);
+	memmove(&phnum, elf + 44, 2);
+	memmove(&phoff, elf + 28, 4);
+	memmove(&off1, elf + phoff + 4, 4);
+	if(phoff + 32*(phnum + 1) > off1)
+		fatal("no room for a program header");
+	phnum++;
+	memmove(elf + 44, &phnum, 2);
+	for(i = 0; i < sizeof v / sizeof v[0]; i++){
+		*(Phdr*)(elf + phoff + 32*(phnum - 1)) = (Phdr){ 1, 0, v[i].vaddr, 0, 0, v[i].memsz, 6, PG };
+		if((fd = create("/tmp/seg", O_WRONLY|O_TRUNC, 0775)) < 0 || write(fd, elf, len) != len)
+			fatal("write /tmp/seg");
+		close(fd);
+		snprintf(va, sizeof va, "%#x", v[i].vaddr);
+		snprintf(n, sizeof n, "%#x", v[i].memsz);
+		fflush(stdout);
+		if(fork() == 0){
+			exec("/tmp/seg", av);
+			_exit(1);
+		}
+		wait(&st);
+		if(st != 0)
+			printf("atk_edge: seg: FAIL %s: status %d\n", v[i].name, st), nfail++;
+		remove("/tmp/seg");
+	}
+}
+
+/*
+ * pipekill: eight writers of 10,000 bytes at a time on one pipe, killed
+ * one by one as they wait for room while the reader takes a little:
+ * each dies of the kill (255), and the reader reads to the end.  Then
+ * a reader killed under four waiting writers: they die of EPIPE (255).
+ */
+static void
+pipekill(void)
+{
+	static char blk[10000];
+	int fd[2], pid[8], i, r, st, round;
+	char buf[512];
+
+	for(round = 0; round < 30; round++){
+		if(pipe(fd) < 0)
+			fatal("pipe");
+		for(i = 0; i < 8; i++)
+			if((pid[i] = fork()) == 0){
+				close(fd[0]);
+				for(;;)
+					if(write(fd[1], blk, sizeof blk) < 0)
+						_exit(7);
+			}
+		close(fd[1]);
+		for(i = 0; i < 8; i++){
+			read(fd[0], buf, round % 7 * 50 + 1);
+			kill(pid[(i * 3 + round) % 8]);
+		}
+		while((r = read(fd[0], buf, sizeof buf)) > 0)
+			;
+		if(r < 0)
+			bad("read after the writers died: errno %ld", errno, 0);
+		for(i = 0; i < 8; i++)
+			if(wait(&st) < 0 || st != 255)
+				bad("writer: status %ld", st, 0);
+		close(fd[0]);
+	}
+	for(round = 0; round < 20; round++){
+		if(pipe(fd) < 0)
+			fatal("pipe");
+		for(i = 0; i < 5; i++)
+			if((pid[i] = fork()) == 0){
+				if(i == 4)
+					for(;;)
+						read(fd[0], buf, 1);
+				close(fd[0]);
+				for(;;)
+					write(fd[1], blk, sizeof blk);
+			}
+		close(fd[0]);
+		close(fd[1]);
+		sleep(round % 3);
+		kill(pid[4]);
+		for(i = 0; i < 5; i++)
+			if(wait(&st) < 0 || st != 255)
+				bad("reader killed: status %ld", st, 0);
+	}
+}
+
+/*
+ * pidexit: a thread writes kpctl's pid N for the next pids, and for
+ * each child as soon as fork returns it, while the children exit (some
+ * forking a grandchild that init reaps) and are waited for: each write
+ * is taken or fails with ESRCH, each child exits 3.
+ */
+static volatile int target;
+
+static void
+scoper(int arg)
+{
+	char msg[32];
+	int fd, n, last = 0;
+
+	USED(arg);
+	if((fd = open("/dev/kpctl", O_WRONLY)) < 0)
+		fatal("open /dev/kpctl");
+	while(!stop){
+		if(target == last)
+			continue;
+		last = target;
+		for(n = 0; n < 3; n++){
+			snprintf(msg, sizeof msg, "pid %d", last + n);
+			if(write(fd, msg, strlen(msg)) < 0 && errno != ESRCH)
+				bad("pid: errno %ld", errno, 0);
+		}
+	}
+	close(fd);
+}
+
+static void
+pidexit(void)
+{
+	char buf[256];
+	int fd, i, pid, st;
+
+	if((fd = open("/dev/kpctl", O_WRONLY)) < 0 || write(fd, "startclr", 8) != 8)
+		fatal("kpctl startclr");
+	thread(scoper, 0);
+	for(i = 0; i < 400; i++){
+		target = getpid() + 1 + i % 3;
+		if((pid = fork()) == 0){
+			if(i % 2 == 0 && fork() == 0)
+				_exit(4);
+			_exit(3);
+		}
+		target = pid;
+		if(wait(&st) != pid || st != 3)
+			bad("child: status %ld in round %ld", st, i);
+	}
+	stop = 1;
+	if(waitn(1) != 0)
+		bad("the thread failed", 0, 0);
+	if(write(fd, "stop", 4) != 4 || write(fd, "pid all", 7) != 7)
+		bad("kpctl stop: errno %ld", errno, 0);
+	close(fd);
+	if(readwhole("/dev/kpctl", buf, sizeof buf) < 0 || strstr(buf, "off ") != buf || strstr(buf, " pid all ") == NULL)
+		bad("kpctl status", 0, 0);
+}
+
+int
+main(int argc, char **argv)
+{
+	if(argc == 4 && strcmp(argv[1], "segchild") == 0)
+		return segchild(argv[2], argv[3]);
+	if(argc < 2)
+		return 1;
+	test = argv[1];
+	if(strcmp(test, "deep") == 0)
+		deep();
+	else if(strcmp(test, "offsets") == 0)
+		offsets();
+	else if(strcmp(test, "seg") == 0)
+		seg();
+	else if(strcmp(test, "pipekill") == 0)
+		pipekill();
+	else if(strcmp(test, "pidexit") == 0)
+		pidexit();
+	else{
+		fprintf(stderr, "usage: atk_edge offsets|deep|seg|pipekill|pidexit\n");
+		return 1;
+	}
+	printf("atk_edge: %s: %s\n", test, nfail ? "failed" : "ok");
+	return nfail != 0;
+}
