@@ -16,13 +16,120 @@ spans() {
 	done
 }
 
-guest -c 'cd /tmp; echo pwd; pwd; echo -; pwd x; echo st $status
+# The groups of commands below run in one boot, in turn, where they
+# were 13 (each boot costs the host about 0.15 s of CPU before its
+# work): each from /, in a /tmp of its own (an empty directory bound
+# over it), as a boot of its own would have them, its output after a
+# line `@@ NAME'.  part NAME COMMANDS adds a group; section NAME makes
+# $out what that group printed, for the checks.
+script=
+part() {
+	script+="cd /; mkdir /tmp.$1; bind /tmp.$1 /tmp; echo @@ $1"$'\n'"$2"$'\n'
+}
+section() {
+	out=$(awk -v n="@@ $1" '$0 == n { on = 1; next } /^@@ / { on = 0 } on' <<<"$all")
+}
+
+part pwd 'cd /tmp; echo pwd; pwd; echo -; pwd x; echo st $status
 cd /bin; pwd; cd /; pwd
 ps x; echo ps $status; bind -a /tmp; echo bind $status
 sh -c; echo sh $status; sh -x; echo sh $status; sh /nosuch x; echo sh $status
 mkdir -p /tmp/m; echo mkdir $status; touch -c /tmp/t; echo touch $status
 rm -r /tmp; echo rm $status; unmount -a /dev; echo unmount $status; ls; ls /tmp
 profile -x spin; echo profile $status'
+
+part headtail 'cd /tmp; echo 1 > f; echo 2 >> f; echo 3 >> f; echo 4 >> f
+echo h1; head -n 2 f; echo h2; head -n 0 f; echo h3; cat f | head -n 1; echo h4
+head f /nosuch; echo st $status; head -n x f; echo st $status; head -z; echo st $status
+echo t1; tail -n 2 f; echo t2; cat f | tail -n 1; echo t3; tail f; echo t4
+tail /nosuch; echo st $status; tail -n -1 f; echo st $status; tail a b; echo st $status
+echo -n no newline > g; echo t5; tail -n 1 g; echo t6
+echo h5; head -3 f; echo h6; cat f | head -1; echo h7; tail -3 f; echo t7; cat f | tail -1; echo t8
+head -3x f; echo st $status; tail -1x f; echo st $status'
+
+part wc 'cd /tmp; echo one two > f; echo "  three " >> f; echo -n four >> f
+echo w1; wc f; echo w2; cat f | wc; echo w3; wc f f; echo w4
+wc /nosuch; echo st $status; wc -x f; echo st $status; wc < /dev/null
+echo w5; wc -l f; cat f | wc -wc; wc -l -c f f; echo w6'
+
+part grep 'cd /tmp; echo apple > f; echo banana >> f; echo cherry pie >> f; echo a.c >> f; echo "x*y" >> f
+echo g1; grep an f; echo g2; grep ^a f; echo g3; grep e$ f; echo g4; grep "b.n" f; echo g5
+grep "ch*e" f; echo g6; grep -v a f; echo g7; grep -n pie f; echo g8; grep -c a f; echo g9
+grep -F a.c f; echo g10; grep "a\.c" f; echo g11; grep "x\*y" f; echo g12; cat f | grep -F "*"; echo g13
+grep zzz f; echo st $status; grep a /nosuch; echo st $status; grep; echo st $status
+grep -q a f; echo st $status; grep "*a" f; echo st $status; grep "a\" f; echo st $status
+grep an f /nosuch; echo st $status; grep -c an f f'
+
+# Long lines and binary bytes: the first and last lines of /kernel,
+# and all of them sorted, counted as the host counts them (lines and
+# bytes; the tools end a last line that has no newline with one).
+part long 'echo k1; head -n 3 /kernel | wc; echo k2; sort /kernel | wc; echo k3; tail -n 2 /kernel | wc; echo k4'
+
+part sort 'cd /tmp; echo pear > f; echo apple >> f; echo 10 >> f; echo 9 >> f; echo Zed >> f
+echo s1; sort f; echo s2; sort -r f; echo s3; sort -n f; echo s4; cat f | sort; echo s4b
+sort /nosuch; echo st $status; sort -x f; echo st $status; echo s5; sort < /dev/null; echo s6'
+
+part mv 'cd /tmp; echo moved > a; mv a b; cat b; cat a; echo st $status
+mkdir d; mv b d; cat d/b; mv d/b /tmp/c; cat c; mv c c; echo st $status
+mv /nosuch x; echo st $status; mv d e; echo st $status; mv c; echo st $status
+mv c /nodir/x; echo st $status; cat c
+touch t; ls -l t; echo kept > t; touch t; cat t; touch /nodir/t; echo st $status; touch; echo st $status'
+
+part man 'echo m1; man kprof; echo m2; man 2 profil; echo m3; man nosuch; echo st $status
+man 0 kprof; echo st $status; man; echo st $status; man ../bin/ls; echo st $status'
+
+part manpages 'man pwd; man head; man tail; man wc; man grep; man sort; man mv; man touch; man man'
+
+# A manual page for every program in /bin: the guest lists /bin, which
+# must be what the boot archive holds, and man prints a page for each
+# (a page of its own, or one that names it, as tests(8) does).
+progs=$(ls o/root/bin)
+cmds="echo ls; ls /bin; echo endls"
+for p in $progs; do
+	cmds="$cmds
+echo == $p; man $p | head -n 1"
+done
+part manbin "$cmds"
+
+# Every system call the pages and the README refer to, as name(2), has
+# a page in the guest: one of its own, or one that names it (wait(2)
+# names _exit).
+calls=$(grep -ohE '\b[a-z_][a-z0-9_]*\(2\)' doc/man/* README.md | sed 's/(2)//' | sort -u)
+cmds=
+for c in $calls; do
+	cmds="$cmds
+echo == $c; man 2 $c | head -n 1"
+done
+part mancalls "$cmds"
+
+# ls sorts, and heads each directory's list when given several names.
+# A writer whose reader has gone dies quietly (status 255): no message.
+part ls 'ls -l /tmp /bin/ls; mkdir /tmp/d; ls -l /tmp
+cd /tmp; mkdir e; echo > e/zz; echo > e/aa; echo > e/mm
+echo l1; ls e; echo l2; ls -l d e /bin/ls; echo l3; ls /bin; echo l4; ls -x; echo st $status
+sh -c '\''xd /kernel; echo xd $status > /tmp/st'\'' | head -n 1; man kprof | head -n 3; cat /tmp/st'
+
+# A failed write: every tool says so and fails.  Writes to /dev/kpctl
+# that are not control messages are refused by the kernel.
+part write 'cd /tmp; echo a > f
+echo bad > /dev/kpctl; echo echo $status
+cat f > /dev/kpctl; echo cat $status
+pwd > /dev/kpctl; echo pwd $status
+head f > /dev/kpctl; echo head $status
+tail f > /dev/kpctl; echo tail $status
+wc f > /dev/kpctl; echo wc $status
+grep a f > /dev/kpctl; echo grep $status
+sort f > /dev/kpctl; echo sort $status
+man kprof > /dev/kpctl; echo man $status
+ls > /dev/kpctl; echo ls $status
+ps > /dev/kpctl; echo ps $status
+xd f > /dev/kpctl; echo xd $status'
+
+# One boot for all the groups above; the checks below, group by group.
+guest -c "$script"
+all=$out
+
+section pwd
 check pwd-tmp [ "$(between pwd -)" = "/tmp|" ]
 has pwd-usage '^usage: pwd$'
 has pwd-usage-status '^st 1$'
@@ -40,14 +147,7 @@ hasnt option-made-no-file '^-p$|^-c$'
 has pwd-bin '^/bin$'
 has pwd-root '^/$'
 
-guest -c 'cd /tmp; echo 1 > f; echo 2 >> f; echo 3 >> f; echo 4 >> f
-echo h1; head -n 2 f; echo h2; head -n 0 f; echo h3; cat f | head -n 1; echo h4
-head f /nosuch; echo st $status; head -n x f; echo st $status; head -z; echo st $status
-echo t1; tail -n 2 f; echo t2; cat f | tail -n 1; echo t3; tail f; echo t4
-tail /nosuch; echo st $status; tail -n -1 f; echo st $status; tail a b; echo st $status
-echo -n no newline > g; echo t5; tail -n 1 g; echo t6
-echo h5; head -3 f; echo h6; cat f | head -1; echo h7; tail -3 f; echo t7; cat f | tail -1; echo t8
-head -3x f; echo st $status; tail -1x f; echo st $status'
+section headtail
 spans <<'EOF'
 head-two	h1	h2	1|2|
 head-zero	h2	h3
@@ -69,10 +169,7 @@ has tail-missing '^tail: /nosuch: file does not exist$'
 has tail-bad-n '^tail: lines must be 0 to 100000$'
 has tail-usage '^usage: tail \[-n lines \| -lines\] \[file\]$'
 
-guest -c 'cd /tmp; echo one two > f; echo "  three " >> f; echo -n four >> f
-echo w1; wc f; echo w2; cat f | wc; echo w3; wc f f; echo w4
-wc /nosuch; echo st $status; wc -x f; echo st $status; wc < /dev/null
-echo w5; wc -l f; cat f | wc -wc; wc -l -c f f; echo w6'
+section wc
 spans <<'EOF'
 wc-file	w1	w2	      2       4      21 f|
 wc-stdin	w2	w3	      2       4      21|
@@ -84,13 +181,7 @@ has wc-usage '^usage: wc \[-lwc\] \[file ...\]$'
 check wc-bad-status [ "$(grep -c '^st 1$' <<<"$out")" = 2 ]
 has wc-empty '^      0       0       0$'
 
-guest -c 'cd /tmp; echo apple > f; echo banana >> f; echo cherry pie >> f; echo a.c >> f; echo "x*y" >> f
-echo g1; grep an f; echo g2; grep ^a f; echo g3; grep e$ f; echo g4; grep "b.n" f; echo g5
-grep "ch*e" f; echo g6; grep -v a f; echo g7; grep -n pie f; echo g8; grep -c a f; echo g9
-grep -F a.c f; echo g10; grep "a\.c" f; echo g11; grep "x\*y" f; echo g12; cat f | grep -F "*"; echo g13
-grep zzz f; echo st $status; grep a /nosuch; echo st $status; grep; echo st $status
-grep -q a f; echo st $status; grep "*a" f; echo st $status; grep "a\" f; echo st $status
-grep an f /nosuch; echo st $status; grep -c an f f'
+section grep
 spans <<'EOF'
 grep-fixed	g1	g2	banana|
 grep-bol	g2	g3	apple|a.c|
@@ -114,10 +205,7 @@ has grep-bad-backslash '^grep: \\ at the end of the pattern$'
 has grep-names '^f:banana$'
 has grep-count-names '^f:1$'
 
-# Long lines and binary bytes: the first and last lines of /kernel,
-# and all of them sorted, counted as the host counts them (lines and
-# bytes; the tools end a last line that has no newline with one).
-guest -c 'echo k1; head -n 3 /kernel | wc; echo k2; sort /kernel | wc; echo k3; tail -n 2 /kernel | wc; echo k4'
+section long
 want1=$(head -n 3 o/kernel | wc -l -c | awk '{print $1, $2}')
 want2=$(LC_ALL=C sort o/kernel | wc -l -c | awk '{print $1, $2}')
 nl=
@@ -127,15 +215,7 @@ check long-lines-head [ "$(between k1 k2 | tr -d '|' | awk '{print $1, $3}')" = 
 check long-lines-sort [ "$(between k2 k3 | tr -d '|' | awk '{print $1, $3}')" = "$want2" ]
 check long-lines-tail [ "$(between k3 k4 | tr -d '|' | awk '{print $1, $3}')" = "$want3" ]
 
-# A pattern that backtracking would take exponential time over: linear here.
-guest -d -c 'echo aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab > /tmp/a
-grep -c "a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*c" /tmp/a; echo st $status'
-has grep-no-backtracking '^0$'
-has grep-no-backtracking-status '^st 1$'
-
-guest -c 'cd /tmp; echo pear > f; echo apple >> f; echo 10 >> f; echo 9 >> f; echo Zed >> f
-echo s1; sort f; echo s2; sort -r f; echo s3; sort -n f; echo s4; cat f | sort; echo s4b
-sort /nosuch; echo st $status; sort -x f; echo st $status; echo s5; sort < /dev/null; echo s6'
+section sort
 spans <<'EOF'
 sort-bytes	s1	s2	10|9|Zed|apple|pear|
 sort-reverse	s2	s3	pear|apple|Zed|9|10|
@@ -147,11 +227,7 @@ has sort-missing '^sort: /nosuch: file does not exist$'
 has sort-usage '^usage: sort \[-r\] \[-n\] \[file ...\]$'
 check sort-bad-status [ "$(grep -c '^st 1$' <<<"$out")" = 2 ]
 
-guest -c 'cd /tmp; echo moved > a; mv a b; cat b; cat a; echo st $status
-mkdir d; mv b d; cat d/b; mv d/b /tmp/c; cat c; mv c c; echo st $status
-mv /nosuch x; echo st $status; mv d e; echo st $status; mv c; echo st $status
-mv c /nodir/x; echo st $status; cat c
-touch t; ls -l t; echo kept > t; touch t; cat t; touch /nodir/t; echo st $status; touch; echo st $status'
+section mv
 has mv-moved '^moved$'
 has mv-source-gone '^cat: a: file does not exist$'
 check mv-into-dir [ "$(grep -c '^moved$' <<<"$out")" = 4 ]
@@ -166,8 +242,7 @@ has touch-keeps '^kept$'
 has touch-bad '^touch: /nodir/t: '
 has touch-usage '^usage: touch file ...$'
 
-guest -c 'echo m1; man kprof; echo m2; man 2 profil; echo m3; man nosuch; echo st $status
-man 0 kprof; echo st $status; man; echo st $status; man ../bin/ls; echo st $status'
+section man
 has man-kprof '^KPROF\(1\) +KPROF\(1\)$'
 has man-section '^PROFIL\(2\) +PROFIL\(2\)$'
 has man-missing '^man: no manual page for nosuch$'
@@ -176,21 +251,12 @@ has man-usage '^usage: man \[section\] name$'
 has man-bad-name '^man: ../bin/ls: not a page name$'
 check man-bad-status [ "$(grep -c '^st 1$' <<<"$out")" = 4 ]
 
-guest -c 'man pwd; man head; man tail; man wc; man grep; man sort; man mv; man touch; man man' 
+section manpages
 for p in pwd head tail wc grep sort mv touch man; do
 	has "man-$p" "^${p^^}\\(1\\) +${p^^}\\(1\\)$"
 done
 
-# A manual page for every program in /bin: the guest lists /bin, which
-# must be what the boot archive holds, and man prints a page for each
-# (a page of its own, or one that names it, as tests(8) does).
-progs=$(ls o/root/bin)
-cmds="echo ls; ls /bin; echo endls"
-for p in $progs; do
-	cmds="$cmds
-echo == $p; man $p | head -n 1"
-done
-guest -c "$cmds"
+section manbin
 check man-bin-listed [ "$(between ls endls)" = "$(tr '\n' '|' <<<"$progs")" ]
 missing=
 for p in $progs; do
@@ -199,16 +265,7 @@ done
 check man-every-program [ -z "$missing" ] || echo "# no page for:$missing"
 hasnt man-every-program-found 'no manual page'
 
-# Every system call the pages and the README refer to, as name(2), has
-# a page in the guest: one of its own, or one that names it (wait(2)
-# names _exit).
-calls=$(grep -ohE '\b[a-z_][a-z0-9_]*\(2\)' doc/man/* README.md | sed 's/(2)//' | sort -u)
-cmds=
-for c in $calls; do
-	cmds="$cmds
-echo == $c; man 2 $c | head -n 1"
-done
-guest -c "$cmds"
+section mancalls
 missing=
 for c in $calls; do
 	grep -A1 -x "== $c" <<<"$out" | tail -1 | grep -qE '^[A-Z][A-Z0-9_]*\(2\) +[A-Z][A-Z0-9_]*\(2\)$' || missing="$missing $c"
@@ -216,12 +273,7 @@ done
 check man-every-call [ -z "$missing" ] || echo "# no page for:$missing"
 check man-calls-found [ "$(wc -w <<<"$calls")" -ge 10 ]
 
-# ls sorts, and heads each directory's list when given several names.
-# A writer whose reader has gone dies quietly (status 255): no message.
-guest -c 'ls -l /tmp /bin/ls; mkdir /tmp/d; ls -l /tmp
-cd /tmp; mkdir e; echo > e/zz; echo > e/aa; echo > e/mm
-echo l1; ls e; echo l2; ls -l d e /bin/ls; echo l3; ls /bin; echo l4; ls -x; echo st $status
-sh -c '\''xd /kernel; echo xd $status > /tmp/st'\'' | head -n 1; man kprof | head -n 3; cat /tmp/st'
+section ls
 has ls-l-file '^-rw[-rwx]{7} +[0-9]+ /bin/ls$'
 has ls-l-dir '^d[-rwx]{9} +0 d$'
 check ls-sorted [ "$(between l1 l2)" = "aa|mm|zz|" ]
@@ -233,26 +285,18 @@ has broken-pipe-writer-killed '^xd 255$'
 hasnt broken-pipe-silent 'broken pipe|write error'
 has broken-pipe-reader-read '^MAN\(1\) +MAN\(1\)$|^KPROF\(1\)'
 
-# A failed write: every tool says so and fails.  Writes to /dev/kpctl
-# that are not control messages are refused by the kernel.
-guest -c 'cd /tmp; echo a > f
-echo bad > /dev/kpctl; echo echo $status
-cat f > /dev/kpctl; echo cat $status
-pwd > /dev/kpctl; echo pwd $status
-head f > /dev/kpctl; echo head $status
-tail f > /dev/kpctl; echo tail $status
-wc f > /dev/kpctl; echo wc $status
-grep a f > /dev/kpctl; echo grep $status
-sort f > /dev/kpctl; echo sort $status
-man kprof > /dev/kpctl; echo man $status
-ls > /dev/kpctl; echo ls $status
-ps > /dev/kpctl; echo ps $status
-xd f > /dev/kpctl; echo xd $status'
+section write
 for p in echo cat pwd head tail wc grep sort man ls ps xd; do
 	has "write-fails-$p" "^$p [1-9]"
 done
 has write-fails-echo-message '^echo: write error: bad control message$'
 has write-fails-message-form '^(cat|man): .*: bad control message$'
 check write-fails-no-success [ "$(grep -cE '^[a-z]+ 0$' <<<"$out")" = 0 ]
+
+# A pattern that backtracking would take exponential time over: linear here.
+guest -d -c 'echo aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab > /tmp/a
+grep -c "a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*c" /tmp/a; echo st $status'
+has grep-no-backtracking '^0$'
+has grep-no-backtracking-status '^st 1$'
 
 summary tools
