@@ -11,8 +11,8 @@ enum {
 	KPnstack	= 1024,	/* distinct stacks a processor keeps: a power of 2 */
 	KPnpc	= 16384,	/* their pcs, all together */
 	KPprobe	= 16,		/* slots a stack may lie past the one its hash names */
-	KPleaf	= 2,		/* pcs of a stack cut to its leaf: a kernel pc, or the mark and a user pc */
-	KPnleaf	= 128,		/* slots, and KPleaf times as many pcs, that only such short stacks may take */
+	KPleaf	= 2,		/* pcs of a user stack cut to its leaf: the mark and the pc */
+	KPnleaf	= 256,		/* slots, and KPleaf times as many pcs, that only such leaves may take */
 	KPnring	= 8192,		/* words of a processor's buffer of samples: a power of 2 */
 	KPrec	= 1 + KPMAXFRAMES,	/* words of a sample at most: its number of pcs, then the pcs */
 	Kpuser	= 0,		/* a tick's kind, for its NMI's mean cost (dev/kpnmi.c, nmicost): in user mode */

@@ -37,11 +37,13 @@ static uint	nostack[KPncell];
  * One more tick for the stack pc[0..n-1], of hash h, in k's table, in
  * a new slot if it has none yet: open addressing, KPprobe slots at
  * most from the one its hash names.  -1 if it has no slot and there is
- * no room.  A stack longer than KPleaf leaves the last KPnleaf slots
- * and their pcs to the short ones, the leaves that drain keeps of the
- * stacks it cuts, so that a full table still says where the ticks were.
- * The count last, so that a reader on another processor finds a slot
- * whole or free.
+ * no room.  The last KPnleaf slots and their pcs are left to the user
+ * leaves that drain keeps of the user stacks it cuts, so that a full
+ * table still says where the user ticks were: a kernel tick has its
+ * bin whatever the table holds, a user one nothing else.  A quarter of
+ * the table, so that KPprobe slots nearly always find one free.  The
+ * count last, so that a reader on another processor finds a slot whole
+ * or free.
  */
 static NOPROF int
 stackadd(Kpcount *k, uint *pc, uint n, uint h)
@@ -49,7 +51,7 @@ stackadd(Kpcount *k, uint *pc, uint n, uint h)
 	uint i, j, spare;
 	Kpstack *s;
 
-	spare = n > KPleaf ? KPnleaf : 0;
+	spare = n == KPleaf && pc[0] == KPUMARK ? 0 : KPnleaf;
 	for(i = 0; i < KPprobe; i++){
 		s = &k->stack[(h + i) % KPnstack];
 		if(s->count == 0){
@@ -108,10 +110,10 @@ stackhash(uint *pc, uint n)
 /*
  * Add the samples in k's buffer to its table, under its processor's
  * kpdrain.  A stack that finds no room is cut to its leaf, if that has
- * room: a kernel one to its pc, a user one to the mark and its pc, as
- * a user profile needs its leaves as the flat profile its bins.  Else
- * it is only in its bin, where kpstack's reads find it, as they find a
- * user one in cells 0 and 1.
+ * room: a kernel one to its pc, a user one to the mark and its pc, in
+ * room kept for it (stackadd), as a user profile needs its leaves as
+ * the flat profile its bins.  Else it is only in its bin, where
+ * kpstack's reads find it, as they find a user one in cells 0 and 1.
  */
 static NOPROF void
 drain(Kpcount *k)

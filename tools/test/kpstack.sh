@@ -14,9 +14,11 @@ cd "$(dirname "$0")/../.." || exit 1
 # can in the segment registers, and atk_df the direction flag set, in
 # user mode, where the NMI finds them and must give them back.  Then
 # #S's tree: 1024 paths, each a distinct stack 34 frames deep, more
-# than one processor's table keeps whole; then bench's loop in user
+# than one processor's table keeps whole; then runtest, whose kernel
+# stacks, cut, leave their pcs in their bins, and bench's loop in user
 # mode, whose stacks find the table full and are cut to their leaves,
-# the mark and the pc, which still say where its ticks were.  Then
+# the mark and the pc, in room kept for them, which still say where
+# the user ticks were.  Then
 # startclr and stop at once: the stacks are gone, and nothing is cut.
 guest -T -d -p 1 -a 'hz=10000' -t 300 -o "$T/full" -c "bind -a '#S' /dev
 echo start > /dev/kpctl
@@ -24,6 +26,7 @@ segs; atk_df; atk_df fork
 echo stop > /dev/kpctl
 echo startclr > /dev/kpctl
 echo t 22000 > /dev/spinctl
+runtest 1 > /dev/null
 bench 30000 > /dev/null
 echo stop > /dev/kpctl
 cat /dev/kpctl
