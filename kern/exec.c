@@ -143,6 +143,28 @@ pushargs(pte_t *pd, char **argv)
 	return sp;
 }
 
+/*
+ * The current process's name, for /dev/ps, kpproc and the line of a
+ * fault: the last element of path, clean (as namec walked it, so
+ * "/bin/ps/" and "/bin/ps/." are ps), and a control character in it
+ * shown as '?', as a newline in a file's name would break those lines
+ * in two, and forge a line.
+ */
+static void
+setname(char *path)
+{
+	char clean[PATHMAX], *s;
+	int i;
+
+	if(cleanpath(clean, up->dot, path) < 0)
+		return;	/* not after namec took it */
+	s = strrchr(clean, '/');
+	strlcpy(up->name, s != nil ? s + 1 : clean, NAMELEN);
+	for(i = 0; up->name[i] != '\0'; i++)
+		if((uchar)up->name[i] < ' ' || up->name[i] == 0x7F)
+			up->name[i] = '?';
+}
+
 int
 kexec(char *path, char **argv)
 {
@@ -152,7 +174,7 @@ kexec(char *path, char **argv)
 	Image *nim;
 	uintptr top;
 	uintptr sp;
-	char *name, *buf;
+	char *buf;
 
 	if((c = namec(path, nil)) == nil)
 		return -1;
@@ -191,8 +213,7 @@ kexec(char *path, char **argv)
 	kfree(buf);
 	cclose(c);
 
-	name = strrchr(path, '/');
-	strlcpy(up->name, name ? name + 1 : path, NAMELEN);
+	setname(path);
 	/* A new image, its profilers off; the caller's other threads go on in the old. */
 	nim->hbase = nim->brk = nim->top = top;
 	imleave(nim, pd);

@@ -3,13 +3,14 @@
 # (user/test/atk_edge.c): offsets at 0x7FFFFFFF, through devices that
 # ignore them too; directories as deep as a path reaches; a program
 # with a segment in the stack's 4 MB, with threads; writers and readers
-# of pipes killed as they wait; kpctl's pid N at children that exit.
+# of pipes killed as they wait; kpctl's pid N at children that exit;
+# a program whose file's name holds a newline; binds over #c's files.
 # On 1, 2 and 8 processors under -d and on 4 without; after each boot
 # the kernel's text is unchanged and the free pages and heap are back.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
-cases=(offsets deep seg pipekill pidexit)
+cases=(offsets deep seg pipekill pidexit name devbind)
 for how in "-d -p 1" "-d -p 2" "-d -p 8" "-p 4"; do
 	n=${how// /}
 	run=
@@ -19,6 +20,8 @@ for how in "-d -p 1" "-d -p 2" "-d -p 8" "-p 4"; do
 	for c in "${cases[@]}"; do
 		has "$c$n" "^atk_edge: $c: ok$"
 	done
+	# name's three runs each die on one line that names the file, newline as '?'
+	check "name-fault-lines$n" [ "$(grep -cE '^evil\?name 1 2: pid [0-9]+: trap 14 ' <<<"$out")" = 3 ]
 	hasnt "no-failure$n" '^atk_edge: .*FAIL|panic|kernel trap'
 	textintact "text-intact$n"
 	pagesback "pages-heap-back$n"

@@ -16,6 +16,11 @@
  *		and a reader killed under waiting writers.
  *	pidexit	kpctl's pid N written at children as they are made,
  *		exit and are waited for.
+ *	name	this program run from a file whose name holds a newline,
+ *		by paths ending in "/" and "/.": /dev/ps keeps a line a
+ *		process, and the name is the file's, '?' for the newline.
+ *	devbind	a file bound over #c's power and time, by their names
+ *		in /dev and #c: #c/power and #c/time stay the device's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -404,11 +409,110 @@ pidexit(void)
 		bad("kpctl status", 0, 0);
 }
 
+/*
+ * name: this program, copied to a name with a newline and blanks in
+ * it, run by that path and by it with a slash after: its name (in
+ * /dev/ps, kpproc and the line of its death) is the path's last
+ * element, a control character in it shown as '?', so that /dev/ps
+ * keeps a line a process.  Each run checks /dev/ps, then faults.
+ */
+#define EVIL	"/tmp/evil\nname 1 2"
+
+static int
+namechild(void)
+{
+	char buf[8192], *p, *e;
+	long n;
+
+	if((n = readwhole("/dev/ps", buf, sizeof buf)) <= 0)
+		return 2;
+	for(p = strchr(buf, '\n') + 1; p < buf + n; p = e + 1){
+		if((e = strchr(p, '\n')) == NULL)
+			return 3;
+		while(*p == ' ')
+			p++;
+		if(*p < '0' || *p > '9')
+			return 4;	/* a line that is not a process's: a name broke one */
+	}
+	if(strstr(buf, " evil?name 1 2\n") == NULL)
+		return 5;
+	*(volatile int*)0 = 0;
+	return 6;
+}
+
+static void
+name(void)
+{
+	static char *paths[] = { EVIL, EVIL "/", EVIL "/." };
+	char *av[] = { "atk_edge", "namechild", NULL };
+	long len = 0;
+	unsigned i;
+	int fd, st;
+
+	if((fd = open("/bin/atk_edge", O_RDONLY)) < 0 || (len = read(fd, elf, sizeof elf)) <= 0)
+		fatal("read /bin/atk_edge");
+	close(fd);
+	if((fd = create(EVIL, O_WRONLY, 0775)) < 0 || write(fd, elf, len) != len)
+		fatal("create " EVIL);
+	close(fd);
+	for(i = 0; i < sizeof paths / sizeof paths[0]; i++){
+		fflush(stdout);
+		if(fork() == 0){
+			exec(paths[i], av);
+			_exit(1);
+		}
+		wait(&st);
+		if(st != 255)
+			printf("atk_edge: name: FAIL run %d: status %d\n", i, st), nfail++;
+	}
+	remove(EVIL);
+}
+
+/*
+ * devbind: files bound over a device's files, by their names in /dev
+ * and by the device's own: a path that starts with #x names the device
+ * itself, which no bind hides (poweroff's "#c/power"), while the name
+ * in /dev shows the bind.
+ */
+static void
+devbind(void)
+{
+	static char *olds[] = { "/dev/power", "#c/power", "/dev/time", "#c/time" };
+	char buf[64];
+	unsigned i;
+	int fd;
+
+	for(i = 0; i < sizeof olds / sizeof olds[0]; i++){
+		if((fd = open("/tmp/devbind", O_WRONLY|O_TRUNC|O_CREAT)) < 0 || write(fd, "bound\n", 6) != 6)
+			fatal("write /tmp/devbind");
+		close(fd);
+		if(bind("/tmp/devbind", olds[i], MREPL) < 0){
+			bad("bind onto %s: errno %ld", (long)olds[i], errno);
+			continue;
+		}
+		/* the name in /dev shows the bind */
+		if(readwhole(i < 2 ? "/dev/power" : "/dev/time", buf, sizeof buf) != 6 || strcmp(buf, "bound\n") != 0)
+			printf("atk_edge: devbind: FAIL bound onto %s: /dev does not show it\n", olds[i]), nfail++;
+		/* the device's own name reaches the device: time reads a tick, power takes no "x" */
+		if(readwhole("#c/time", buf, sizeof buf) <= 0 || strcmp(buf, "bound\n") == 0)
+			printf("atk_edge: devbind: FAIL bound onto %s: #c/time is not the device's\n", olds[i]), nfail++;
+		if((fd = open("#c/power", O_WRONLY)) < 0 || write(fd, "x", 1) != -1 || errno != EINVAL)
+			printf("atk_edge: devbind: FAIL bound onto %s: #c/power is not the device's\n", olds[i]), nfail++;
+		close(fd);
+		if(unmount(NULL, olds[i]) < 0)
+			bad("unmount: errno %ld", errno, 0);
+	}
+	if(remove("/tmp/devbind") < 0)
+		bad("remove /tmp/devbind: errno %ld", errno, 0);
+}
+
 int
 main(int argc, char **argv)
 {
 	if(argc == 4 && strcmp(argv[1], "segchild") == 0)
 		return segchild(argv[2], argv[3]);
+	if(argc == 2 && strcmp(argv[1], "namechild") == 0)
+		return namechild();
 	if(argc < 2)
 		return 1;
 	test = argv[1];
@@ -422,8 +526,12 @@ main(int argc, char **argv)
 		pipekill();
 	else if(strcmp(test, "pidexit") == 0)
 		pidexit();
+	else if(strcmp(test, "name") == 0)
+		name();
+	else if(strcmp(test, "devbind") == 0)
+		devbind();
 	else{
-		fprintf(stderr, "usage: atk_edge offsets|deep|seg|pipekill|pidexit\n");
+		fprintf(stderr, "usage: atk_edge offsets|deep|seg|pipekill|pidexit|name|devbind\n");
 		return 1;
 	}
 	printf("atk_edge: %s: %s\n", test, nfail ? "failed" : "ok");
