@@ -183,9 +183,12 @@ unionclose(Chan **dirs, int n)
 		cclose(dirs[n]);
 }
 
-/* Walk c one element down: the new channel, or nil.  Either way c is closed. */
+/*
+ * Walk c one element down: the new channel, through what is bound
+ * there if mnt; or nil.  Either way c is closed.
+ */
 static Chan*
-walk1(Chan *c, char *elem)
+walk1(Chan *c, char *elem, int mnt)
 {
 	Chan *dirs[NUNION], *nc;
 	int i, n;
@@ -202,7 +205,7 @@ walk1(Chan *c, char *elem)
 		if(devtab[nc->type]->walk(nc, elem) == 0){
 			unionclose(dirs, n);
 			cclose(c);
-			return domount(nc);
+			return mnt ? domount(nc) : nc;
 		}
 		cclose(nc);
 	}
@@ -293,7 +296,11 @@ namec(char *path, char *last)
 	if(cleanpath(clean, up ? up->dot : "/", path) < 0)
 		return nil;
 	p = clean;
-	/* A device named by its letter is the device itself: no bind hides '#c/power'. */
+	/*
+	 * A device named by its letter is the device itself, walked with
+	 * no bind in the way, on it or under it: no bind hides '#c/power'
+	 * (poweroff's), not even one onto '#c/power' or '/dev/power'.
+	 */
 	if(*p == '#'){
 		c = cattach(p[1]);
 		p += p[1] != '\0' ? 2 : 1;
@@ -323,7 +330,7 @@ namec(char *path, char *last)
 			strcpy(last, elem);
 			return c;
 		}
-		if((c = walk1(c, elem)) == nil)
+		if((c = walk1(c, elem, clean[0] != '#')) == nil)
 			return nil;
 	}
 	if(last != nil){

@@ -4,13 +4,13 @@
 # ignore them too; directories as deep as a path reaches; a program
 # with a segment in the stack's 4 MB, with threads; writers and readers
 # of pipes killed as they wait; kpctl's pid N at children that exit;
-# a program whose file's name holds a newline.
+# a program whose file's name holds a newline; binds over #c's files.
 # On 1, 2 and 8 processors under -d and on 4 without; after each boot
 # the kernel's text is unchanged and the free pages and heap are back.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
-cases=(offsets deep seg pipekill pidexit name)
+cases=(offsets deep seg pipekill pidexit name devbind)
 for how in "-d -p 1" "-d -p 2" "-d -p 8" "-p 4"; do
 	n=${how// /}
 	run=

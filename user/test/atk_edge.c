@@ -19,6 +19,8 @@
  *	name	this program run from a file whose name holds a newline,
  *		by paths ending in "/" and "/.": /dev/ps keeps a line a
  *		process, and the name is the file's, '?' for the newline.
+ *	devbind	a file bound over #c's power and time, by their names
+ *		in /dev and #c: #c/power and #c/time stay the device's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -466,6 +468,44 @@ name(void)
 	remove(EVIL);
 }
 
+/*
+ * devbind: files bound over a device's files, by their names in /dev
+ * and by the device's own: a path that starts with #x names the device
+ * itself, which no bind hides (poweroff's "#c/power"), while the name
+ * in /dev shows the bind.
+ */
+static void
+devbind(void)
+{
+	static char *olds[] = { "/dev/power", "#c/power", "/dev/time", "#c/time" };
+	char buf[64];
+	unsigned i;
+	int fd;
+
+	for(i = 0; i < sizeof olds / sizeof olds[0]; i++){
+		if((fd = open("/tmp/devbind", O_WRONLY|O_TRUNC|O_CREAT)) < 0 || write(fd, "bound\n", 6) != 6)
+			fatal("write /tmp/devbind");
+		close(fd);
+		if(bind("/tmp/devbind", olds[i], MREPL) < 0){
+			bad("bind onto %s: errno %ld", (long)olds[i], errno);
+			continue;
+		}
+		/* the name in /dev shows the bind */
+		if(readwhole(i < 2 ? "/dev/power" : "/dev/time", buf, sizeof buf) != 6 || strcmp(buf, "bound\n") != 0)
+			printf("atk_edge: devbind: FAIL bound onto %s: /dev does not show it\n", olds[i]), nfail++;
+		/* the device's own name reaches the device: time reads a tick, power takes no "x" */
+		if(readwhole("#c/time", buf, sizeof buf) <= 0 || strcmp(buf, "bound\n") == 0)
+			printf("atk_edge: devbind: FAIL bound onto %s: #c/time is not the device's\n", olds[i]), nfail++;
+		if((fd = open("#c/power", O_WRONLY)) < 0 || write(fd, "x", 1) != -1 || errno != EINVAL)
+			printf("atk_edge: devbind: FAIL bound onto %s: #c/power is not the device's\n", olds[i]), nfail++;
+		close(fd);
+		if(unmount(NULL, olds[i]) < 0)
+			bad("unmount: errno %ld", errno, 0);
+	}
+	if(remove("/tmp/devbind") < 0)
+		bad("remove /tmp/devbind: errno %ld", errno, 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -488,8 +528,10 @@ main(int argc, char **argv)
 		pidexit();
 	else if(strcmp(test, "name") == 0)
 		name();
+	else if(strcmp(test, "devbind") == 0)
+		devbind();
 	else{
-		fprintf(stderr, "usage: atk_edge offsets|deep|seg|pipekill|pidexit|name\n");
+		fprintf(stderr, "usage: atk_edge offsets|deep|seg|pipekill|pidexit|name|devbind\n");
 		return 1;
 	}
 	printf("atk_edge: %s: %s\n", test, nfail ? "failed" : "ok");
