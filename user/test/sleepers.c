@@ -24,24 +24,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "clock.h"
 #include "lib/check.h"
 
-enum { Maxsleepers = 60, Chunk = 1000 };	/* NPROC is 64 */
-
-/* Spin for t ticks; the rounds of Chunk spun. */
-static unsigned long
-spin(long t)
-{
-	unsigned long t0, rounds = 0;
-
-	t0 = now();
-	while(now() - t0 < (unsigned long)t){
-		spinloop(Chunk);
-		rounds++;
-	}
-	return rounds;
-}
+enum {
+	Maxsleepers	= 60,	/* and the default: NPROC is 64 */
+	Chunk	= 1000,	/* spinloop's rounds between looks at the clock */
+};
 
 static void
 usage(void)
@@ -53,7 +41,7 @@ usage(void)
 int
 main(int argc, char *argv[])
 {
-	long n = 60, t = 2000, most = 95, i, r;
+	long n = Maxsleepers, t = 2000, most = 95, i, r;
 	unsigned long alone, beside;
 	int pids[Maxsleepers];
 
@@ -69,7 +57,7 @@ main(int argc, char *argv[])
 		else
 			usage();
 	}
-	alone = spin(t);
+	alone = spinticks(t, Chunk);
 	for(i = 0; i < n; i++){
 		if((pids[i] = fork()) < 0)
 			fatal("fork");
@@ -77,7 +65,7 @@ main(int argc, char *argv[])
 			for(;;)
 				sleep(i + 1);
 	}
-	beside = spin(t);
+	beside = spinticks(t, Chunk);
 	for(i = 0; i < n; i++){
 		kill(pids[i]);
 		wait(NULL);

@@ -86,15 +86,22 @@ tsc(void)
 	return (unsigned long long)hi << 32 | lo;
 }
 
-/* Spin for n ticks of the clock, chunk rounds of spinloop between looks at it. */
-void
+/*
+ * Spin for n ticks of the clock, chunk rounds of spinloop between
+ * looks at it; the looks made, so that a caller can weigh how much of
+ * the processor it had.
+ */
+unsigned long
 spinticks(unsigned long n, unsigned int chunk)
 {
-	unsigned long t0;
+	unsigned long t0, looks = 0;
 
 	t0 = now();
-	while(now() - t0 < n)
+	while(now() - t0 < n){
 		spinloop(chunk);
+		looks++;
+	}
+	return looks;
 }
 
 /* The sum of profil's counters h[lo, hi). */

@@ -13,7 +13,7 @@ void	failcall(const char *what, long r);
 void	fatal(const char *what);
 unsigned long	now(void);
 unsigned long long	tsc(void);
-void	spinticks(unsigned long n, unsigned int chunk);
+unsigned long	spinticks(unsigned long n, unsigned int chunk);
 unsigned long	histsum(const unsigned short *h, unsigned long lo, unsigned long hi);
 int	allzero(const void *p, unsigned long n);
 int	thread(void (*fn)(int), int arg);
