@@ -61,9 +61,9 @@ static QLock	kproflk = { .lk.name = "kprof" };
  * n ticks, in scope or not, are worth c * n / (T - c) ticks, to the
  * nearest (cut short, a row of a few ticks was most of one low): the
  * row is then c/T of the time that the profile's ticks sample,
- * whatever share of it the scope took.  c is the cost of the ticks counted, what
- * each NMI counted with the Kpoutside, and Kpoutkernel, it misses: a
- * tick out of scope costs the scope nothing.
+ * whatever share of it the scope took.  c is the cost of the ticks
+ * counted, what each NMI counted with the Kpoutside, and Kpoutkernel,
+ * it misses: a tick out of scope costs the scope nothing.
  *
  * On the host's clock each processor's T is the whole time.  Under -d
  * (virtualclock) the clock counts all the processors' instructions,

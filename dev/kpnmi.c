@@ -43,7 +43,7 @@
  * short stack; with one mean a program in user mode beside one in
  * system calls had its kernel ticks refused as spanning turns (the row
  * 14% low on 1 processor), and a processor back from idle its busy
- * ones (13% low, runtest on 4).    The mean moves half way to
+ * ones (13% low, runtest on 4).  The mean moves half way to
  * the d of every 8th NMI it takes, by the processor's count of them,
  * which costs an NMI 4 instructions where moving it by 1/8 at each
  * took 9.  One it refuses still raises it by 1/128, so that a

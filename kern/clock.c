@@ -139,9 +139,10 @@ idle(void)
 /*
  * Sleep for ms milliseconds, or until killed.  At nextwake the clock
  * readies the sleepers on &ticks whose wakeat has come, and sets
- * nextwake to the earliest of the others'.  The comparisons of ticks reach less than 2^31 ahead, and
- * a long sleep at a high clock rate is longer than that (2^31 ms at
- * 10000 Hz is 2^34 ticks): it is slept in pieces.
+ * nextwake to the earliest of the others'.  The comparisons of ticks
+ * reach less than 2^31 ahead, and a long sleep at a high clock rate is
+ * longer than that (2^31 ms at 10000 Hz is 2^34 ticks): it is slept in
+ * pieces.
  */
 void
 tsleep(uint ms)
