@@ -148,7 +148,9 @@ pushargs(pte_t *pd, char **argv)
  * fault: the last element of path, clean (as namec walked it, so
  * "/bin/ps/" and "/bin/ps/." are ps), and a control character in it
  * shown as '?', as a newline in a file's name would break those lines
- * in two, and forge a line.
+ * in two, and forge a line.  Mended before it is copied in: /dev/ps
+ * and kpproc read names on other processors meanwhile, under procs,
+ * which this does not take.
  */
 static void
 setname(char *path)
@@ -159,10 +161,11 @@ setname(char *path)
 	if(cleanpath(clean, up->dot, path) < 0)
 		return;	/* not after namec took it */
 	s = strrchr(clean, '/');
-	strlcpy(up->name, s != nil ? s + 1 : clean, NAMELEN);
-	for(i = 0; up->name[i] != '\0'; i++)
-		if((uchar)up->name[i] < ' ' || up->name[i] == 0x7F)
-			up->name[i] = '?';
+	s = s != nil ? s + 1 : clean;
+	for(i = 0; s[i] != '\0'; i++)
+		if((uchar)s[i] < ' ' || s[i] == 0x7F)
+			s[i] = '?';
+	strlcpy(up->name, s, NAMELEN);
 }
 
 int
