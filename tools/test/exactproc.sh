@@ -56,8 +56,11 @@ nmi() {
 e = struct.unpack('>2I', open(sys.argv[1], 'rb').read(8))
 b = open(sys.argv[2], 'rb').read()
 s = struct.unpack('>%dI' % (len(b) // 4), b)
-a = [int(l.split()[0], 16) for l in subprocess.run(['nm', '-n', sys.argv[4]], capture_output=True, text=True).stdout.splitlines() if len(l.split()) == 3]
-i = [x for x in a if x >= [int(l.split()[0], 16) for l in subprocess.run(['nm', sys.argv[4]], capture_output=True, text=True).stdout.splitlines() if l.split()[2:] == ['idle']][0]][:2]
+# nm once: run in the condition below, it ran once a symbol, 50 s of the host's CPU a script
+t = subprocess.run(['nm', '-n', sys.argv[4]], capture_output=True, text=True).stdout.splitlines()
+a = [int(l.split()[0], 16) for l in t if len(l.split()) == 3]
+f = [int(l.split()[0], 16) for l in t if l.split()[2:] == ['idle']][0]
+i = [x for x in a if x >= f][:2]
 idle = sum(s[2 + (x - 0xc0100000) // 8] for x in range(i[0] & ~7, i[1], 8))
 print('%.4f %.4f' % (100 * s[-1] / (s[0] - idle + s[-1]), float(sys.argv[3]) * e[1] / e[0]))" "$1/kpdata" "$2" "$share" "$kernel"
 }

@@ -28,7 +28,7 @@
 # is 8 virtual ns, a tick at 10000 Hz 12,500 instructions rather than
 # 100,000, and the four boots cost the host 6.5 s of CPU, not 15.  The
 # ticks are as many, and each lands in the same share of each loop:
-# profdemo's 3:1 split comes out 74.9 and 75.2 percent (75.0 and 75.1
+# profdemo's 3:1 split comes out 75.0 and 74.9 percent (75.1 and 75.2
 # at 100,000), and an attack's tick falls in its window as often.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
