@@ -111,6 +111,29 @@ want '' 'kprof: text/kpctl: kernel text at 0xc0200000, but k1'"'"'s is at 0xc010
 expect kpctl-text 1 k1 text/kpdata
 want '' 'kprof: etext/kpctl: kernel text ends at 0xc0100098, but k1'"'"'s at 0xc0100094: another kernel\n'
 expect kpctl-etext 1 k1 etext/kpdata
+# A kpctl whose numbers are not numbers, or whose hz no clock runs at,
+# is wrong, not silent: it used to leave HZ unknown, "no kpctl", or a
+# text of 0xc0100000junk taken for kprof's; a key with no value too.
+want '' 'kprof: lie1/kpctl: hz has no value\n'
+mkdir -p lie1 lie2 lie3 lie4 lie5 lie6
+for d in lie*; do cp d1 $d/kpdata; done
+echo 'off hz' >lie1/kpctl
+echo 'off hz 0 bin 8' >lie2/kpctl
+echo 'off hz 2000000 bin 8' >lie3/kpctl
+echo 'off hz 250x bin 8' >lie4/kpctl
+echo 'off hz 250 bin 8 text 0xc0100000junk' >lie5/kpctl
+echo 'off hz 250 bin 8 text 0xc0100000 etext -1' >lie6/kpctl
+expect kpctl-no-value 1 k1 lie1/kpdata
+want '' 'kprof: lie2/kpctl: hz 0 is not a clock rate (1 to 1000000)\n'
+expect kpctl-hz-0 1 k1 lie2/kpdata
+want '' 'kprof: lie3/kpctl: hz 2000000 is not a clock rate (1 to 1000000)\n'
+expect kpctl-hz-huge 1 k1 lie3/kpdata
+want '' "kprof: lie4/kpctl: hz \`250x' is not a number\n"
+expect kpctl-hz-junk 1 k1 lie4/kpdata
+want '' "kprof: lie5/kpctl: text \`0xc0100000junk' is not a number\n"
+expect kpctl-text-junk 1 k1 lie5/kpdata
+want '' "kprof: lie6/kpctl: etext \`-1' is not a number\n"
+expect kpctl-etext-negative 1 k1 lie6/kpdata
 
 # Equal counts sort by name; percentages round to the nearest tenth.
 mkdata d2 3 3 19 14:1 2:1 10:1

@@ -127,6 +127,24 @@ word(char **p)
 }
 
 /*
+ * The whole of s as a number, decimal or 0x hex, in *v: strtoul
+ * alone takes a sign, and stops at junk, so that a kpctl saying text
+ * 0xc0100000junk would pass for kprof's text.
+ */
+static int
+number(const char *s, unsigned long *v)
+{
+	char *end;
+
+	*v = 0;
+	if(*s < '0' || *s > '9')
+		return 0;
+	errno = 0;
+	*v = strtoul(s, &end, 0);
+	return *end == '\0' && errno == 0;
+}
+
+/*
  * The kpctl status file of the kernel that made the data at datapath:
  * the kpctl beside it, else /dev/kpctl.  Its first line is a state,
  * then pairs of key and value, such as
@@ -183,12 +201,18 @@ kpclock(Symtab *k, const char *datapath, unsigned long hz)
 	end = k->textbase + k->textsize;
 	p = buf;
 	if(word(&p) != NULL){
-		while((key = word(&p)) != NULL && (val = word(&p)) != NULL){
-			v = strtoul(val, NULL, 0);
-			if(strcmp(key, "hz") == 0)
-				khz = kpparsehz(val);
-			else if(strcmp(key, "clock") == 0 && strlen(val) < sizeof kpclockname)
+		while((key = word(&p)) != NULL){
+			if((val = word(&p)) == NULL)
+				fatal("%s: %s has no value", path, key);
+			if(strcmp(key, "clock") == 0 && strlen(val) < sizeof kpclockname)
 				strcpy(kpclockname, val);
+			if(strcmp(key, "hz") != 0 && strcmp(key, "bin") != 0
+			&& strcmp(key, "text") != 0 && strcmp(key, "etext") != 0)
+				continue;
+			if(!number(val, &v))
+				fatal("%s: %s `%s' is not a number", path, key, val);
+			if(strcmp(key, "hz") == 0 && (khz = kpparsehz(val)) == 0)
+				fatal("%s: hz %s is not a clock rate (1 to 1000000)", path, val);
 			else if(strcmp(key, "bin") == 0 && v != KPBINSIZE)
 				fatal("%s: bins of %s bytes, but kprof's are %d", path, val, KPBINSIZE);
 			else if(strcmp(key, "text") == 0 && v != k->textbase)
