@@ -115,6 +115,12 @@ cp hist2 hist3
 poke hist3 86 '<I' 0x1004
 want '' 'prof: hist3: a second histogram, at offset 85, of another range or rate\n'
 expect second-histogram-elsewhere 1 p1 hist3
+# Records that carry a counter past 2^32-1: an error, where it used to
+# wrap to a few ticks, silently.
+mkgmon wrap 0x1000 0x1040 1 100 0:0xffff
+python3 -c "b = open('wrap', 'rb').read(); open('wrap', 'ab').write(b[20:] * 65537)"
+want '' 'prof: wrap: histogram record at offset 2293815: counter 0 passes 2^32-1\n'
+expect histogram-sum-wraps 1 p1 wrap
 mkgmon rate0 0x1000 0x1040 16 0 0:1
 want '' 'prof: rate0: clock rate 0\n'
 expect zero-rate 1 p1 rate0

@@ -118,6 +118,11 @@ out=$(tr -d '\r\0' <"$T/console")
 total=$(sed -n 's/^total: \([0-9]*\).*/\1/p' <<<"$out")
 check typed-command-only [ "${total:-0}" -ge 90 -a "${total:-0}" -le 130 ]
 
+# kprof -P in the guest, whose unsigned long has 32 bits: a total past
+# 2^32-1 used to wrap, and the shares with it.
+guest -d -c 'echo "1 2 sh 4294967295 4294967295" > /tmp/p; echo "3 1 ab 1 1" >> /tmp/p; kprof -P /tmp/p'
+check P-guest-wide-total grep -qx "$(printf '1\t2\t4294967295\t4294967295\t8589934590\t100.0\tsh')" <<<"$out"
+
 # kprof -P on the host: a copy of kpproc, busiest first, the overflow last.
 hostbuild kprof scope
 cd "$T" || exit 1
@@ -127,7 +132,10 @@ expect P-sorted 0 -P kpproc
 : >empty
 want 'pid\tppid\tuser\tkernel\ttotal\t%%\tname\n'
 expect P-empty 0 -P empty
-for bad in '3 1 5 10' '3 1 sh 5 x' 'x 1 sh 5 10' '3 1 sh 5 10 ' '3 1 sh 99999999999 1' 'overflow 1 2' 'overflow 1 2 3\noverflow 1 2 3'; do
+# A NUL in a line (it used to crash kprof) and an overflow of no
+# processes (its ticks were in the shares, on no line) are refused too.
+for bad in '3 1 5 10' '3 1 sh 5 x' 'x 1 sh 5 10' '3 1 sh 5 10 ' '3 1 sh 99999999999 1' 'overflow 1 2' 'overflow 1 2 3\noverflow 1 2 3' \
+	'3 1 s\0h 5 10' '3\0 1 sh 5 10' 'overflow 0 3 4'; do
 	printf "$bad\n" >bad
 	timeout 60 "${hostbins[1]}" -P bad >/dev/null 2>got.err
 	got=$?

@@ -21,12 +21,12 @@
  * The histogram record at r, off bytes into path, which holds left
  * bytes from r on: the first, or one more of the same range, whose
  * counts add to the first's (the kernel's, whose counts are too large
- * for 16 bits).  Its length.
+ * for 16 bits); a sum past 2^32-1 is an error.  Its length.
  */
 static size_t
 gethist(const char *path, const uint8_t *r, size_t left, size_t off, Gmon *h)
 {
-	uint32_t lowpc, highpc, n, hz, i;
+	uint32_t lowpc, highpc, n, hz, i, c;
 
 	if(left < 1 + GMON_HISTSIZE)
 		fatal("%s: truncated histogram", path);
@@ -48,8 +48,14 @@ gethist(const char *path, const uint8_t *r, size_t left, size_t off, Gmon *h)
 			fatal("out of memory");
 	}else if(lowpc != h->lowpc || highpc != h->highpc || n != h->n || hz != h->hz)
 		fatal("%s: a second histogram, at offset %lu, of another range or rate", path, (unsigned long)off);
-	for(i = 0; i < n; i++)
-		h->count[i] += le16(r + 1 + GMON_HISTSIZE + 2*i);
+	/* 65,538 records of 0xffff would wrap a counter to a few ticks. */
+	for(i = 0; i < n; i++){
+		c = h->count[i] + le16(r + 1 + GMON_HISTSIZE + 2*i);
+		if(c < h->count[i])
+			fatal("%s: histogram record at offset %lu: counter %u passes 2^32-1",
+				path, (unsigned long)off, (unsigned)i);
+		h->count[i] = c;
+	}
 	return 1 + GMON_HISTSIZE + 2*(size_t)n;
 }
 

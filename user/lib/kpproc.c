@@ -81,6 +81,9 @@ parseline(const char *path, int line, char *s, char *e, Pline *l)
 		l->pid = 0;
 		l->ppid = num(path, line, w[1], we[1]);
 		l->name = NULL;
+		/* The overflow's count is its ppid, and 0 is taken for no overflow line. */
+		if(l->ppid == 0)
+			fatal("%s:%d: an overflow of no processes", path, line);
 	}else{
 		if(w[2] <= we[1] + 1)
 			fatal("%s:%d: too few fields", path, line);
@@ -93,11 +96,18 @@ parseline(const char *path, int line, char *s, char *e, Pline *l)
 	l->kernel = num(path, line, w[3], we[3]);
 }
 
+/* A process's ticks: two counts of up to 2^32-1, more than the guest's unsigned long holds. */
+static unsigned long long
+ptotal(const Pline *l)
+{
+	return (unsigned long long)l->user + l->kernel;
+}
+
 static int
 busier(const void *a, const void *b)
 {
 	const Pline *x = a, *y = b;
-	unsigned long tx = x->user + x->kernel, ty = y->user + y->kernel;
+	unsigned long long tx = ptotal(x), ty = ptotal(y);
 
 	if(tx != ty)
 		return tx > ty ? -1 : 1;
@@ -135,10 +145,13 @@ kpprocprint(const char *path)
 	memset(&over, 0, sizeof over);
 	all = 0;
 	for(i = 0, line = 1, s = buf; s < buf + len; s = e + 1, line++){
-		e = strchr(s, '\n');
+		/* The fields are found with strchr, which a NUL would stop short. */
+		e = memchr(s, '\n', buf + len - s);
+		if(memchr(s, '\0', e - s) != NULL)
+			fatal("%s:%d: a NUL byte in the line", path, line);
 		*e = '\0';
 		parseline(path, line, s, e, &l[i]);
-		all += l[i].user + l[i].kernel;
+		all += ptotal(&l[i]);
 		if(l[i].name == NULL){
 			if(over.ppid != 0)
 				fatal("%s:%d: a second overflow line", path, line);
@@ -150,14 +163,13 @@ kpprocprint(const char *path)
 	qsort(l, n, sizeof l[0], busier);
 	printf("pid\tppid\tuser\tkernel\ttotal\t%%\tname\n");
 	for(i = 0; i < n; i++){
-		printf("%lu\t%lu\t%lu\t%lu\t%lu\t", l[i].pid, l[i].ppid, l[i].user, l[i].kernel,
-			l[i].user + l[i].kernel);
-		share(l[i].user + l[i].kernel, all);
+		printf("%lu\t%lu\t%lu\t%lu\t%llu\t", l[i].pid, l[i].ppid, l[i].user, l[i].kernel, ptotal(&l[i]));
+		share(ptotal(&l[i]), all);
 		printf("\t%s\n", l[i].name);
 	}
 	if(over.ppid != 0){
-		printf("-\t-\t%lu\t%lu\t%lu\t", over.user, over.kernel, over.user + over.kernel);
-		share(over.user + over.kernel, all);
+		printf("-\t-\t%lu\t%lu\t%llu\t", over.user, over.kernel, ptotal(&over));
+		share(ptotal(&over), all);
 		printf("\t(%lu exited processes the table had no room for)\n", over.ppid);
 	}
 	free(l);
