@@ -45,11 +45,15 @@ def read(d, name, need=True):
     path = os.path.join(d, name)
     try:
         with open(path, encoding='utf-8', errors='replace') as f:
-            return f.read().split('\n')[:-1]
+            text = f.read()
     except OSError as e:
         if need:
             fail('%s: %s' % (path, e.strerror))
         return None
+    # kprof ends every line; a last line without its end was cut short.
+    if text and not text.endswith('\n'):
+        fail('%s: cut short: its last line has no newline' % path)
+    return text.split('\n')[:-1]
 
 
 def ctl(d):

@@ -194,7 +194,6 @@ srclines(Symtab *k, const char *path, const uint32_t *cell, unsigned long hz)
 	dw = dwarf_begin(fd, DWARF_C_READ);
 	if(dw == NULL)
 		fatal("%s: no DWARF line table (%s): build the kernel with -g", path, dwarf_errmsg(-1));
-	kptotals(k, cell, hz);
 	nbins = kpnbins(k);
 	r = calloc(nbins + 1, sizeof r[0]);
 	if(r == NULL)
@@ -209,6 +208,9 @@ srclines(Symtab *k, const char *path, const uint32_t *cell, unsigned long hz)
 		if(dwarf_addrdie(dw, pc, &cu) != NULL && (l = dwarf_getsrc_die(&cu, pc)) != NULL
 		&& dwarf_lineno(l, &r[n].line) == 0)
 			r[n].file = filename(&cu, l);
+		/* DWARF's line is unsigned; libdw's int would print one past 2^31-1 negative. */
+		if(r[n].file != NULL && r[n].line < 0)
+			fatal("%s: DWARF line %u at %08x is past 2^31-1", path, (unsigned)r[n].line, (unsigned)pc);
 		if(r[n].file == NULL)
 			r[n].line = 0;
 		n++;
@@ -231,6 +233,7 @@ srclines(Symtab *k, const char *path, const uint32_t *cell, unsigned long hz)
 	}
 
 	qsort(r, m, sizeof r[0], byticks);
+	kptotals(k, cell, hz);
 	total = cell[KPKERNEL];
 	printf("%s\t  %%\tsym\tline\n", hz == 0 ? "ticks" : "ms");
 	for(j = 0; j < m && total > 0; j++){

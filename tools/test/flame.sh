@@ -284,6 +284,13 @@ expect srcline-usage 1 sk
 expect srcline-bad-flag 1 -l sk dsk
 want '' 'srcline: bad hz: 0\n'
 expect srcline-bad-hz 1 -h 0 sk dsk
+# A line number past 2^31-1, which libdw's int shows negative: an
+# error, where it used to be printed as line -294967296.
+printf '\t.file 1 "x.c"\n\t.text\n\t.globl f\nf:\n\t.loc 1 4000000000\n\tnop\n\t.loc 1 2\n\tnop\n' >dl.s
+gcc -m32 -g -c -o dl.o dl.s && ld -m elf_i386 -Ttext=0xc0100000 -e 0xc0100000 -o dl dl.o
+mkdata dl.kp 1 1 1 0:1
+want '' 'srcline: dl: DWARF line 4000000000 at c0100000 is past 2^31-1\n'
+expect srcline-line-past-int 1 dl dl.kp
 
 # Damaged DWARF gives lines, or none, or an error: never a crash.  A
 # tick in every bin looks every address up.

@@ -98,6 +98,11 @@ printf 'f;g 3x\n' >b/stacks.txt
 printf 'total: 3\tin kernel text: 2\toutside kernel text: 1\nKTZERO c0100000\tHZ 100\nms\t  %%\tsym\n' >b/profile.txt
 python3 "$top/tools/report.py" b x >b.out 2>&1
 check report-bad-stack grep -qx "tools/report.py: b/stacks.txt:1: not a folded stack \`a;b;c count'" b.out
+# A file cut short, its last line without its newline: an error, where
+# the line used to be left out.
+printf 'f;g 3\nf;h 2' >b/stacks.txt
+python3 "$top/tools/report.py" b x >b.out 2>&1
+check report-cut-short grep -qx 'tools/report.py: b/stacks.txt: cut short: its last line has no newline' b.out
 python3 "$top/tools/report.py" nosuch x >b.out 2>&1
 check report-no-dir grep -qx 'tools/report.py: nosuch/kpctl: No such file or directory' b.out
 
