@@ -4,7 +4,8 @@
 # user/lib/elfsym.c) on hostile input: ELF files of a few megabytes
 # made to cost time, 60,000 symbols whose names run on through one long
 # string table, or share long prefixes at one address, 60,000 section
-# headers; and kpdata whose counts do not add up.  Each must end well
+# headers; kpdata whose counts do not add up; and a gmon.out of 250,000
+# functions that call each other in a ring, for kprof -q.  Each must end well
 # within expect's time limit (the fixed formatters take milliseconds;
 # they used to take 15 to 40 seconds), under both the plain and the
 # sanitizer builds, with the right profile or a clear error.
@@ -15,7 +16,7 @@ cd "$(dirname "$0")/../.." || exit 1
 
 cd "$T" || exit 1
 python3 - <<'EOF'
-from fixtures import elf, gmon, kpdata
+from fixtures import arcs, elf, gmon, kpdata
 
 N = 60000
 # Every name a tail of one 2 MB string: each runs to the end of the table.
@@ -44,6 +45,17 @@ kpdata('f.kp', 2, {0: 4, 1: 1})
 kpdata('morekern.kp', 2, {0: 4, 1: 1}, total=3)
 kpdata('badsum.kp', 2, {0: 4, 1: 1}, kern=4)
 kpdata('saturated.kp', 2, {0: 0xffffffff, 1: 7}, kern=0xffffffff)
+# 250,000 functions in a ring of calls, each a block of kprof -q: the
+# blocks used to look at every arc each, 90 times the time for 10 times
+# the functions (minutes, here).
+N = 250000
+elf('ring', N * 8, [(1 + 8 * i, 0xc0100000 + 8 * i) for i in range(N)],
+    b'\0' + b''.join(b'f%06d\0' % i for i in range(N)))
+gmon('ring.gmon', 0xc0100000, 0xc0100000 + N * 8, N, {0: 1})
+arcs('ring.gmon', [(0xc0100000 + 8 * i + 4, 0xc0100000 + 8 * ((i + 1) % N), 3) for i in range(N)])
+with open('ring.want', 'w') as f:
+    f.writelines('\t\t3\tf%06d\nf%06d\t3 calls\t%d ms\n\t\t3\tf%06d\n\n' % ((i - 1) % N, i, 10 if i == 0 else 0, (i + 1) % N)
+                 for i in range(N))
 EOF
 fixtures elfhostile "the hostile files" test -s longnames -a -s shared -a -s many -a -s sections -a -s longsecnames
 
@@ -65,6 +77,8 @@ want '' 'kprof: badsum.kp: the bins add up to 5 ticks, not the 4 kernel ticks\n'
 expect kpdata-bins-not-kernel 1 -h 100 sections badsum.kp
 wantkprof 4294967295 4294967295 100 '42949673020\t100.0\tf'
 expect kpdata-saturated-bins 0 -h 100 sections saturated.kp
+want "$(cat ring.want)\n\n"
+expect kprof-q-ring 0 -q ring ring.gmon
 
 hostin prof elfhostile
 want '' 'prof: longnames: symbol name longer than 512 bytes\n'

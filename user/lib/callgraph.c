@@ -53,6 +53,17 @@ bypair(const void *va, const void *vb)
 	return a->to < b->to ? -1 : a->to > b->to;
 }
 
+/* By callee and caller: each function's callers, a run. */
+static int
+bycallee(const void *va, const void *vb)
+{
+	const Edge *a = va, *b = vb;
+
+	if(a->to != b->to)
+		return a->to < b->to ? -1 : 1;
+	return a->from < b->from ? -1 : a->from > b->from;
+}
+
 /* Most calls first, then by the other end's name. */
 static int
 bycallsfrom(const void *va, const void *vb)
@@ -84,6 +95,28 @@ bysym(const void *va, const void *vb)
 	return strcmp(a->name, b->name);
 }
 
+/*
+ * The runs of the n edges at e, sorted by caller, or by callee if
+ * callee: function f's are e[run[f]] up to e[run[f+1]], so that its
+ * block need not look at every edge (which made a graph of 30,000
+ * functions take 90 times the time of 3,000).
+ */
+static int*
+runs(Edge *e, int n, int nsym, int callee)
+{
+	int *run, i, f;
+	size_t cap;
+
+	cap = 0;
+	run = grow(NULL, &cap, nsym + 1, sizeof run[0]);
+	for(i = 0, f = 0; f <= nsym; f++){
+		while(i < n && (callee ? e[i].to : e[i].from) < f)
+			i++;
+		run[f] = i;
+	}
+	return run;
+}
+
 /* Function f's block: its callers, itself, its callees. */
 static void
 block(int f, Edge *in, int nin, Edge *out, int nout, unsigned long hz)
@@ -109,13 +142,13 @@ void
 callgraph(Symtab *t, Gmon *g, const char *fn)
 {
 	Edge *e, *in, *out;
-	int *order, *mark, n, i, j, k, f, norder, nin, nout;
-	size_t ecap, ocap, mcap, icap, outcap;
+	int *order, *mark, *outrun, *inrun, n, i, k, f, norder, nin, nout;
+	size_t ecap, ocap, mcap, icap;
 
 	if(g->narc == 0)
 		fatal("no calls in the call graph: were its arcs on (echo arcs on > /dev/kpctl)?");
 	tab = t;
-	ecap = ocap = mcap = icap = outcap = 0;
+	ecap = ocap = mcap = icap = 0;
 	e = grow(NULL, &ecap, g->narc, sizeof e[0]);
 	for(i = 0; i < (int)g->narc; i++){
 		e[i].from = symfind(t, g->arc[i].from - 1);
@@ -137,28 +170,30 @@ callgraph(Symtab *t, Gmon *g, const char *fn)
 		if(mark[i])
 			order[norder++] = i;
 	qsort(order, norder, sizeof order[0], bysym);
+	/* e is by caller and callee; a copy by callee.  A run sorted by calls leaves the others be. */
 	in = grow(NULL, &icap, n, sizeof in[0]);
-	out = grow(NULL, &outcap, n, sizeof out[0]);
+	memcpy(in, e, n * sizeof in[0]);
+	qsort(in, n, sizeof in[0], bycallee);
+	outrun = runs(e, n, t->nsym, 0);
+	inrun = runs(in, n, t->nsym, 1);
 	for(k = 0; k < norder; k++){
 		f = order[k];
 		if(fn != NULL && strcmp(t->sym[f].name, fn) != 0)
 			continue;
-		for(nin = 0, nout = 0, j = 0; j < n; j++){
-			if(e[j].to == f)
-				in[nin++] = e[j];
-			if(e[j].from == f)
-				out[nout++] = e[j];
-		}
-		qsort(in, nin, sizeof in[0], bycallsfrom);
+		nin = inrun[f+1] - inrun[f];
+		nout = outrun[f+1] - outrun[f];
+		qsort(in + inrun[f], nin, sizeof in[0], bycallsfrom);
+		out = e + outrun[f];
 		qsort(out, nout, sizeof out[0], bycallsto);
-		block(f, in, nin, out, nout, g->hz);
+		block(f, in + inrun[f], nin, out, nout, g->hz);
 		if(fn != NULL)
 			break;
 	}
 	if(fn != NULL && k == norder)
 		fatal("%s: no calls to or from it", fn);
 	free(in);
-	free(out);
+	free(inrun);
+	free(outrun);
 	free(order);
 	free(mark);
 	free(e);
