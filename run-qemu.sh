@@ -28,7 +28,7 @@ guest hung and was killed; 1 also if QEMU itself failed.
 EOT
 }
 
-kernel=o/kernel root=o/root.tar direct=0 cmds= out= det=0 gdb=0 args= timeout= havecmds=0 cpus=2 exact= shift=
+kernel=o/kernel root=o/root.tar direct=0 cmds= out= det=0 gdb=0 args= timeout= havecmds=0 cpus=2 exact= islow=
 while getopts "kTc:o:dgp:a:t:x:i:h" opt; do
 	case $opt in
 	k) direct=1 ;;
@@ -41,7 +41,7 @@ while getopts "kTc:o:dgp:a:t:x:i:h" opt; do
 	a) args=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	x) exact=$OPTARG ;;
-	i) shift=$OPTARG ;;
+	i) islow=$OPTARG ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -73,8 +73,8 @@ if [ -n "$exact" ] && [ $det = 0 ]; then
 	echo "run-qemu.sh: -x needs -d" >&2
 	exit 2
 fi
-if [ -n "$shift" ] && { ! [[ $shift =~ ^([1-9]|10)$ ]] || [ $det = 0 ]; }; then
-	echo "run-qemu.sh: -i $shift: want -d and a shift from 1 to 10" >&2
+if [ -n "$islow" ] && { ! [[ $islow =~ ^([1-9]|10)$ ]] || [ $det = 0 ]; }; then
+	echo "run-qemu.sh: -i $islow: want -d and a shift from 1 to 10" >&2
 	exit 2
 fi
 if [ -n "$timeout" ] && ! [[ $timeout =~ ^[1-9][0-9]{0,5}$ ]]; then
@@ -101,7 +101,7 @@ fi
 
 qemu=(qemu-system-i386 -m 128 -smp "$cpus" -display none -no-reboot
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
-[ $det = 1 ] && qemu+=(-icount shift=${shift:-0},sleep=off -rtc clock=vm)
+[ $det = 1 ] && qemu+=(-icount shift=${islow:-0},sleep=off -rtc clock=vm)
 if [ -n "$exact" ]; then
 	# The plugin's bins are those of the kernel's .text section, as kprof's.
 	read -r ktext ksize < <(readelf -SW $kernel |

@@ -2,7 +2,7 @@
  * The formats of the kernel profiler's files, #T (kprof(3)): the one
  * definition that the kernel (dev/devkprof.c, kern/kpproc.c), the
  * formatters and the host's tools (user/include/kpdata.h, kpstack.h,
- * kpproc.h; tools/kpexact.c, the exact count) include, and that tools/test/kpcheck.py reads.
+ * kpproc.h; tools/kpexact.c, the exact count) include, and that tools/test/kprofh.py reads.
  *
  * kpdata is an array of cells of KPCELL bytes, each a count, most
  * significant byte first (big-endian) whatever the machine:

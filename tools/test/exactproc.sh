@@ -34,11 +34,14 @@ check exact-counted [ "${ea:-0}" -gt 0 -a "${eb:-0}" -gt 0 ]
 # nearly all in bench's loop, work (the shell that starts it shares
 # its addresses, for a few thousand).
 read -r uall utext uwork < <(python3 -c "import struct, subprocess, sys
+sys.path.insert(0, 'tools/test')
+from kprofh import K, UTZERO
 b = open(sys.argv[1], 'rb').read()
 c = struct.unpack('>%dI' % (len(b) // 4), b)
 a = [int(l.split()[0], 16) for l in subprocess.run(['nm', '-n', sys.argv[2]], capture_output=True, text=True).stdout.splitlines() if l.split()[2:] == ['work']][0]
 e = min(int(l.split()[0], 16) for l in subprocess.run(['nm', '-n', sys.argv[2]], capture_output=True, text=True).stdout.splitlines() if int(l.split()[0], 16) > a)
-print(c[0], c[1], sum(c[2 + (x - 0x1000) // 8] for x in range(a & ~7, e, 8)))" "$T/x30000/upcdata" o/test/bench)
+z = K['KPBINSIZE']
+print(c[0], c[1], sum(c[K['KPBIN'] + (x - UTZERO) // z] for x in range(a & -z, e, z)))" "$T/x30000/upcdata" o/test/bench)
 echo "exact: bench 30000's user instructions ${uall}k, ${utext}k in user text, ${uwork}k in work"
 check exact-user-text [ "${uall:-0}" -gt 0 -a "${uall:-0}" = "${utext:-1}" ]
 check exact-user-work [ "$((100 * ${uwork:-0}))" -ge "$((99 * ${uall:-1}))" ]
@@ -53,6 +56,8 @@ nmi() {
 	local share
 	share=$(o/host/kprof -c -x idle "$kernel" "$1/kpdata" "$2" | awk -v p="$nmifns" '$5 ~ "^(" p ")$" { s += $2 } END { print s + 0 }')
 	python3 -c "import struct, subprocess, sys
+sys.path.insert(0, 'tools/test')
+from kprofh import K
 e = struct.unpack('>2I', open(sys.argv[1], 'rb').read(8))
 b = open(sys.argv[2], 'rb').read()
 s = struct.unpack('>%dI' % (len(b) // 4), b)
@@ -61,7 +66,9 @@ t = subprocess.run(['nm', '-n', sys.argv[4]], capture_output=True, text=True).st
 a = [int(l.split()[0], 16) for l in t if len(l.split()) == 3]
 f = [int(l.split()[0], 16) for l in t if l.split()[2:] == ['idle']][0]
 i = [x for x in a if x >= f][:2]
-idle = sum(s[2 + (x - 0xc0100000) // 8] for x in range(i[0] & ~7, i[1], 8))
+text = [int(l.split()[0], 16) for l in t if l.split()[2:] == ['text']][0]
+z = K['KPBINSIZE']
+idle = sum(s[K['KPBIN'] + (x - text) // z] for x in range(i[0] & -z, i[1], z))
 print('%.4f %.4f' % (100 * s[-1] / (s[0] - idle + s[-1]), float(sys.argv[3]) * e[1] / e[0]))" "$1/kpdata" "$2" "$share" "$kernel"
 }
 

@@ -22,15 +22,9 @@
 #	chain FN	ticks of the stacks whose leaf is in FN and whose next
 #			kernel pcs are in the CALLERs, in order
 #	leaf FN		ticks of the stacks whose leaf is in FN
-import bisect, os, re, struct, subprocess, sys
+import bisect, re, struct, subprocess, sys
 
-# kpdata's and kpstack's forms, from the header that defines them for
-# the kernel and the formatters: each `KPNAME = value,' of its enum.
-K = {}
-hdr = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../kern/kprof.h')
-for name, val in re.findall(r'^\s*(KP[A-Z0-9]+)\s*=\s*([^,]+),', open(hdr).read(), re.M):
-	K[name] = eval(val, {}, dict(K))
-UMARK = int(re.search(r'#define\s+KPUMARK\s+0x([0-9A-Fa-f]+)', open(hdr).read()).group(1), 16)
+from kprofh import K, UMARK
 
 kernel, path = sys.argv[1], sys.argv[2]
 syms = []
