@@ -1,6 +1,11 @@
 # Shared by the test scripts: counting, and booting the guest.
 # A script sources this, runs its cases, and ends with `summary NAME`.
 
+# Debian's python3, which tools/install-deps installs with the modules
+# the tests import, before any other on the PATH: a version manager's
+# shim (pyenv's) costs 0.3 s a call, and the suite makes hundreds.
+PATH=/usr/bin:$PATH
+
 pass=0
 fail=0
 T=$(mktemp -d /tmp/kproftest.XXXXXX)
