@@ -12,40 +12,42 @@
 #include "dat.h"
 #include "fns.h"
 
-/* The free pages, each one's first word pointing to the next. */
+/*
+ * The free pages: those freed since boot on a list, each one's first
+ * word pointing to the next, and those never yet handed out above a
+ * mark.  A page is first written when it is first used: under QEMU the
+ * host gives the guest its memory as it is written, and linking every
+ * page at boot wrote all of it, a quarter of a short boot's CPU
+ * (doc/benchmarks.md, "Boot").
+ */
 static struct {
 	Lock	lk;		/* guards the rest */
-	uintptr	*list;		/* first free page (virtual address) */
-	int	nfree;		/* pages on the list */
-	int	ntotal;		/* pages ever given to the list */
+	uintptr	*list;		/* first freed page (virtual address) */
+	uintptr	next;		/* first page never handed out (physical) */
+	uintptr	end;		/* end of the pages above next */
+	int	nfree;		/* pages on the list or above next */
+	int	ntotal;		/* pages given to the allocator */
 } pages = { .lk = { .name = "pages" } };
 
-/*
- * Give the physical pages [lo, hi) to the allocator: linked here under
- * one lock, not by pagefree's lock a page (that was 2 M of the boot's
- * instructions, for 26,000 pages).
- */
+/* Give the physical pages [lo, hi) to the allocator, once, at boot. */
 void
 pageinit(uintptr lo, uintptr hi)
 {
-	uintptr pa, *p;
-
 	if(hi > PHYSMAX)
 		hi = PHYSMAX;
 	lock(&pages.lk);
-	for(pa = ROUNDUP(lo, BY2PG); pa + BY2PG <= hi; pa += BY2PG){
-		p = KADDR(pa);
-		*p = (uintptr)pages.list;
-		pages.list = p;
-		pages.nfree++;
-		pages.ntotal++;
-	}
+	pages.next = ROUNDUP(lo, BY2PG);
+	pages.end = hi & ~(BY2PG-1);
+	if(pages.end < pages.next)
+		pages.end = pages.next;
+	pages.nfree = pages.ntotal = (pages.end - pages.next) / BY2PG;
 	unlock(&pages.lk);
 }
 
 /*
  * A page, zeroed if clear (a page about to be copied over need not
- * be), or nil if none is left.
+ * be), or nil if none is left.  A freed page first, as its memory has
+ * been written already.
  */
 void*
 pagealloc(int clear)
@@ -53,12 +55,15 @@ pagealloc(int clear)
 	uintptr *p;
 
 	lock(&pages.lk);
-	p = pages.list;
-	if(p == nil){
+	if((p = pages.list) != nil)
+		pages.list = (uintptr*)*p;
+	else if(pages.next < pages.end){
+		p = KADDR(pages.next);
+		pages.next += BY2PG;
+	}else{
 		unlock(&pages.lk);
 		return nil;
 	}
-	pages.list = (uintptr*)*p;
 	pages.nfree--;
 	unlock(&pages.lk);
 	if(clear)
