@@ -28,7 +28,9 @@
 #   (and fork, with no room for a kernel stack, ENOMEM, not EAGAIN);
 #   atk_create: threads open one file with O_CREAT while another
 #   removes it without pause: every open succeeds; and through a bind
-#   of a file since removed, it fails at once.
+#   of a file since removed, it fails at once;
+#   atk_heap pages (without -d): every free page taken with sbrk until
+#   ENOMEM, given back, and taken again, zeroed, from those freed.
 # After each boot no test failed, nothing panicked, the kernel's text
 # is unchanged and the free pages and the heap are back where they were.
 cd "$(dirname "$0")/../.." || exit 1
@@ -53,10 +55,10 @@ cat /dev/sysstat; cat /dev/textsum'
 for how in "-d -p 2" "-d -p 4" "-d -p 8" "-p 4"; do
 	name=$(tr -d ' ' <<<"$how")
 	case $how in
-	-d*) kp='faults kpread' test=-T ;;	# kpread fills the tables with #S's tree
-	*) kp='' test= ;;
+	-d*) kp='faults kpread' test=-T last= ;;	# kpread fills the tables with #S's tree
+	*) kp='' test= last='atk_heap pages; sleep 1' ;;
 	esac
-	guest $test $how -a 'hz=10000' -t 300 -c "${run/LAST/${kp:-sleep 1}}"
+	guest $test $how -a 'hz=10000' -t 300 -c "${run/LAST/${kp:-$last}}"
 	has "append$name" '^faults: append: ok$'
 	has "mounts$name" '^faults: mounts: ok$'
 	has "kill$name" '^faults: kill: ok$'
@@ -65,6 +67,9 @@ for how in "-d -p 2" "-d -p 4" "-d -p 8" "-p 4"; do
 	done
 	has "heap-root$name" '^atk_heap: root: ok$'
 	has "create$name" '^atk_create: ok$'
+	if [ -n "$last" ]; then
+		has "heap-pages$name" '^atk_heap: pages: ok$'
+	fi
 	if [ -n "$kp" ]; then
 		has "kpread$name" '^faults: kpread: ok$'
 		sed -nE 's/^faults: kpread: (.*)/kpread '"$how"': \1/p' <<<"$out"

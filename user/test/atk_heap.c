@@ -16,6 +16,13 @@
  * the bind.)  Before that, fork fails with ENOMEM, not EAGAIN: there
  * is no room for its kernel stack, though the process table has.  Its
  * files and all go after.
+ *
+ * atk_heap pages: take every free page with sbrk, a megabyte at a
+ * time and then a page at a time, until ENOMEM; give them back, and
+ * take as many again, which now come from the pages freed rather than
+ * from those never used; give them back.  A word in each page is
+ * written the first time and must read as zero the second (sbrk
+ * zeroes what it maps).
  */
 #include <stdio.h>
 #include <string.h>
@@ -190,10 +197,70 @@ root(void)
 		ok("root");
 }
 
+/* Is the first word of each page in [p, p+n) zero?  If mark, make it not so. */
+static int
+pagezero(char *p, unsigned long n, int mark)
+{
+	unsigned long i;
+	int z = 1;
+
+	for(i = (4096 - (unsigned long)p % 4096) % 4096; i + 4 <= n; i += 4096){
+		if(*(unsigned int*)(p + i) != 0)
+			z = 0;
+		if(mark)
+			*(unsigned int*)(p + i) = 0xa5a5a5a5;
+	}
+	return z;
+}
+
+/* sbrk by step until ENOMEM; the bytes taken. */
+static unsigned long
+takeall(unsigned long step)
+{
+	unsigned long n = 0;
+
+	while(sbrk(step) != (void*)-1)
+		n += step;
+	if(errno != ENOMEM)
+		fail("pages", "sbrk(%lu) after %lu bytes: %s", step, n, strerror(errno));
+	return n;
+}
+
+static void
+pages(void)
+{
+	char *base = sbrk(0);
+	unsigned long n, again;
+
+	n = takeall(1024*1024);
+	n += takeall(4096);
+	if(n < 16*1024*1024)
+		fail("pages", "only %lu bytes of pages for the taking", n);
+	if(!pagezero(base, n, 1))
+		fail("pages", "the pages taken are not zero");
+	if(sbrk(-(long)n) == (void*)-1)
+		failcall("sbrk giving every page back", -1);
+	again = takeall(1024*1024);
+	again += takeall(4096);
+	if(again != n)
+		fail("pages", "%lu bytes the first time, %lu the second", n, again);
+	else if(!pagezero(base, again, 0))
+		fail("pages", "pages freed and taken again are not zero");
+	if(sbrk(-(long)again) == (void*)-1)
+		failcall("sbrk giving every page back again", -1);
+	printf("atk_heap: pages: %lu KB taken twice\n", n / 1024);
+}
+
 int
 main(int argc, char *argv[])
 {
 	int p[2];
+
+	if(argc == 2 && strcmp(argv[1], "pages") == 0){
+		pages();
+		printf("atk_heap: pages: %s\n", nfail ? "FAIL" : "ok");
+		return nfail != 0;
+	}
 
 	if(argc == 2 && strcmp(argv[1], "root") == 0){
 		root();
