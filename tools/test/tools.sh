@@ -109,6 +109,11 @@ cd /tmp; mkdir e; echo > e/zz; echo > e/aa; echo > e/mm
 echo l1; ls e; echo l2; ls -l d e /bin/ls; echo l3; ls /bin; echo l4; ls -x; echo st $status
 sh -c '\''xd /kernel; echo xd $status > /tmp/st'\'' | head -n 1; man kprof | head -n 3; cat /tmp/st'
 
+# sleep takes seconds as spin does; a number too big for sleep(2)'s
+# milliseconds is refused, not waited for as what it wrapped to.
+part sleep 'sleep 0.25; echo st $status; sleep 4294968; echo st $status
+sleep 2147484; echo st $status; sleep 1.2345; echo st $status; sleep 0.; echo st $status'
+
 # A failed write: every tool says so and fails.  Writes to /dev/kpctl
 # that are not control messages are refused by the kernel.
 part write 'cd /tmp; echo a > f
@@ -284,6 +289,11 @@ has ls-usage-status '^st 1$'
 has broken-pipe-writer-killed '^xd 255$'
 hasnt broken-pipe-silent 'broken pipe|write error'
 has broken-pipe-reader-read '^MAN\(1\) +MAN\(1\)$|^KPROF\(1\)'
+
+section sleep
+check sleep-fraction [ "$(sed -n 1p <<<"$out")" = 'st 0' ]
+check sleep-refused [ "$(grep -c '^usage: sleep seconds$' <<<"$out")" = 4 ]
+check sleep-statuses [ "$(grep '^st ' <<<"$out" | tr '\n' '|')" = 'st 0|st 1|st 1|st 1|st 1|' ]
 
 section write
 for p in echo cat pwd head tail wc grep sort man ls ps xd; do
