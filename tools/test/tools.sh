@@ -114,6 +114,9 @@ sh -c '\''xd /kernel; echo xd $status > /tmp/st'\'' | head -n 1; man kprof | hea
 part sleep 'sleep 0.25; echo st $status; sleep 4294968; echo st $status
 sleep 2147484; echo st $status; sleep 1.2345; echo st $status; sleep 0.; echo st $status'
 
+# cp copies a file, not a directory's entries.
+part cp 'cd /tmp; mkdir d; cp d x; echo st $status; ls x'
+
 # A failed write: every tool says so and fails.  Writes to /dev/kpctl
 # that are not control messages are refused by the kernel.
 part write 'cd /tmp; echo a > f
@@ -294,6 +297,9 @@ section sleep
 check sleep-fraction [ "$(sed -n 1p <<<"$out")" = 'st 0' ]
 check sleep-refused [ "$(grep -c '^usage: sleep seconds$' <<<"$out")" = 4 ]
 check sleep-statuses [ "$(grep '^st ' <<<"$out" | tr '\n' '|')" = 'st 0|st 1|st 1|st 1|st 1|' ]
+
+section cp
+check cp-dir [ "$(sed -n 1,3p <<<"$out" | tr '\n' '|')" = 'cp: d: is a directory|st 1|ls: x: file does not exist|' ]
 
 section write
 for p in echo cat pwd head tail wc grep sort man ls ps xd; do
