@@ -365,6 +365,18 @@ atconsole(void)
 	return consctl >= 0;
 }
 
+/*
+ * Is fd a directory?  Read as a script, its entries' names would be
+ * run as commands: a file named halt in it would power off.
+ */
+static int
+isdir(int fd)
+{
+	struct Dir d;
+
+	return fstat(fd, &d) == 0 && (d.mode & DMDIR);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -382,6 +394,10 @@ main(int argc, char *argv[])
 	}
 	if(argc > 1 && (input = open(argv[1], O_RDONLY)) < 0){
 		complain(argv[1]);
+		return 1;
+	}
+	if(argc > 1 && isdir(input)){
+		fprintf(stderr, "sh: %s: is a directory\n", argv[1]);
 		return 1;
 	}
 	atcons = argc < 2 && atconsole();

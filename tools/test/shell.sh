@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Guest tests of the promises of sh(1) not tested elsewhere: a syntax
 # error anywhere in a line runs none of it; wait and wait PID, and $!;
-# at the console, an over-long line is refused whole, ^P shows the
-# prompt and the line again (and cooked mode's line), and ^C ends a
-# wait by killing the job it waits for.
+# a directory is no script; at the console, an over-long line is
+# refused whole, ^P shows the prompt and the line again (and cooked
+# mode's line), and ^C ends a wait by killing the job it waits for.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
@@ -21,7 +21,8 @@ wait 9999; echo w3 $status; wait x; echo w3b $status; wait 1 2; echo w4 $status
 sh -c "exit 4" &
 sleep 1; wait $!; echo w5 $status; wait $!; echo w5b $status
 sh -c "sleep 1; echo slept" | cat > /tmp/o2 &
-wait; echo w6 $status; cat /tmp/o2; wait; echo w7 $status'
+wait; echo w6 $status; cat /tmp/o2; wait; echo w7 $status
+mkdir /tmp/d; echo > /tmp/d/echo; echo sd; sh /tmp/d; echo sd $status'
 has syntax-status '^s1 1$'
 check syntax-only-errors [ "$(between 's1 1' s3)" = 'sh: syntax error|sh: unmatched "|sh: syntax error|' ]
 check syntax-errors [ "$(grep -c '^sh: syntax error$' <<<"$out")" = 3 ]
@@ -41,6 +42,8 @@ has wait-pid-once '^w5b 1$'
 has wait-pipeline '^w6 0$'
 check wait-pipeline-output [ "$(sed -n '/^w6 0$/{n;p}' <<<"$out")" = slept ]
 has wait-none '^w7 0$'
+# A directory is no script: its entries' names are not run as commands.
+check script-dir [ "$(between sd 'sd 1')" = 'sh: /tmp/d: is a directory|' ]
 
 long=$(printf 'b%.0s' $(seq 1100))
 fits=$(printf 'a%.0s' $(seq 1000))
