@@ -405,7 +405,7 @@ main(int argc, char *argv[])
 		if((r = atcons ? editline(line) : readline(input, line)) < 0)
 			break;
 		if(r > 0){
-			fprintf(stderr, "sh: line too long\n");
+			fprintf(stderr, r == 1 ? "sh: line too long\n" : "sh: NUL in a line\n");
 			status = 1;
 		}else
 			runline(line);

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Guest tests of the promises of sh(1) not tested elsewhere: a syntax
 # error anywhere in a line runs none of it; wait and wait PID, and $!;
-# a directory is no script; at the console, an over-long line is
-# refused whole, ^P shows the prompt and the line again (and cooked
-# mode's line), and ^C ends a wait by killing the job it waits for.
+# a directory is no script, and a NUL cuts no line short; at the
+# console, an over-long line is refused whole, ^P shows the prompt and
+# the line again (and cooked mode's line), and ^C ends a wait by
+# killing the job it waits for.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
@@ -22,7 +23,9 @@ sh -c "exit 4" &
 sleep 1; wait $!; echo w5 $status; wait $!; echo w5b $status
 sh -c "sleep 1; echo slept" | cat > /tmp/o2 &
 wait; echo w6 $status; cat /tmp/o2; wait; echo w7 $status
-mkdir /tmp/d; echo > /tmp/d/echo; echo sd; sh /tmp/d; echo sd $status'
+mkdir /tmp/d; echo > /tmp/d/echo; echo sd; sh /tmp/d; echo sd $status
+mkdir /tmp/z; echo > /tmp/z/x; echo -n echo cut > /tmp/n; cat /tmp/z >> /tmp/n
+echo "; echo rest" >> /tmp/n; echo echo next line >> /tmp/n; echo sn; sh /tmp/n; echo sn $status'
 has syntax-status '^s1 1$'
 check syntax-only-errors [ "$(between 's1 1' s3)" = 'sh: syntax error|sh: unmatched "|sh: syntax error|' ]
 check syntax-errors [ "$(grep -c '^sh: syntax error$' <<<"$out")" = 3 ]
@@ -44,6 +47,12 @@ check wait-pipeline-output [ "$(sed -n '/^w6 0$/{n;p}' <<<"$out")" = slept ]
 has wait-none '^w7 0$'
 # A directory is no script: its entries' names are not run as commands.
 check script-dir [ "$(between sd 'sd 1')" = 'sh: /tmp/d: is a directory|' ]
+# A NUL would end a line early: the line is refused, not cut short.
+# (A directory's entry is its name padded with NULs, then binary.)
+nul=$(between sn 'sn 0')
+check script-nul [ "${nul%%|*}" = 'sh: NUL in a line' ]
+check script-nul-next-runs [ "${nul: -10}" = 'next line|' ]
+hasnt script-nul-not-cut '^cutx|^rest$'
 
 long=$(printf 'b%.0s' $(seq 1100))
 fits=$(printf 'a%.0s' $(seq 1000))
