@@ -208,7 +208,12 @@ redirect(const char *file, int fd, int mode)
 	}
 }
 
-/* In a child: do c's redirections and run it; never returns. */
+/*
+ * In a child: do c's redirections and run it; never returns.  A
+ * builtin here, in a pipeline or the background, runs in the child, as
+ * rc's do: cd /tmp & changes nothing for the shell, and exit 3 & does
+ * not end it.
+ */
 static void
 runcmd(Cmd *c)
 {
@@ -218,6 +223,8 @@ runcmd(Cmd *c)
 		redirect(c->in, 0, O_RDONLY);
 	if(c->out != NULL)
 		redirect(c->out, 1, O_WRONLY|O_CREAT|(c->append ? O_APPEND : O_TRUNC));
+	if(builtin(c))
+		exit(status);
 	if(strchr(c->argv[0], '/') == NULL){
 		snprintf(path, sizeof path, "/bin/%s", c->argv[0]);
 		exec(path, c->argv);
@@ -246,7 +253,7 @@ runpipe(Cmd *cmds, int n, int bg)
 	int pids[MAXPIPE], p[2], i, j, np, in, w, st, failed = 0;
 	char msg[32];
 
-	if(n == 1 && builtin(&cmds[0]))
+	if(n == 1 && !bg && builtin(&cmds[0]))
 		return;
 	in = -1;
 	for(np = 0; np < n; np++){
@@ -261,6 +268,7 @@ runpipe(Cmd *cmds, int n, int bg)
 			if(consctl >= 0){
 				setnoteid(np == 0 ? 0 : pids[0]);
 				close(consctl);
+				consctl = -1;
 			}
 			if(input != 0)
 				close(input);

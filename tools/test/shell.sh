@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Guest tests of the promises of sh(1) not tested elsewhere: a syntax
 # error anywhere in a line runs none of it; wait and wait PID, and $!;
-# a directory is no script, and a NUL cuts no line short; at the
-# console, an over-long line is refused whole, ^P shows the prompt and
-# the line again (and cooked mode's line), and ^C ends a wait by
-# killing the job it waits for.
+# a directory is no script, and a NUL cuts no line short; a builtin
+# in a pipeline or the background runs in a child; at the console, an
+# over-long line is refused whole, ^P shows the prompt and the line
+# again (and cooked mode's line), and ^C ends a wait by killing the job
+# it waits for.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
@@ -25,7 +26,9 @@ sh -c "sleep 1; echo slept" | cat > /tmp/o2 &
 wait; echo w6 $status; cat /tmp/o2; wait; echo w7 $status
 mkdir /tmp/d; echo > /tmp/d/echo; echo sd; sh /tmp/d; echo sd $status
 mkdir /tmp/z; echo > /tmp/z/x; echo -n echo cut > /tmp/n; cat /tmp/z >> /tmp/n
-echo "; echo rest" >> /tmp/n; echo echo next line >> /tmp/n; echo sn; sh /tmp/n; echo sn $status'
+echo "; echo rest" >> /tmp/n; echo echo next line >> /tmp/n; echo sn; sh /tmp/n; echo sn $status
+echo bi; cd /nosuch | cat; echo bi1 $status; sh -c '\''exit 7 & echo still; wait $!'\''; echo bi2 $status
+cd /tmp & wait; pwd; echo bi3'
 has syntax-status '^s1 1$'
 check syntax-only-errors [ "$(between 's1 1' s3)" = 'sh: syntax error|sh: unmatched "|sh: syntax error|' ]
 check syntax-errors [ "$(grep -c '^sh: syntax error$' <<<"$out")" = 3 ]
@@ -53,6 +56,9 @@ nul=$(between sn 'sn 0')
 check script-nul [ "${nul%%|*}" = 'sh: NUL in a line' ]
 check script-nul-next-runs [ "${nul: -10}" = 'next line|' ]
 hasnt script-nul-not-cut '^cutx|^rest$'
+# A builtin in a pipeline, or in the background, runs in a child as
+# any other command does: it is found, and it leaves sh as it was.
+check builtin-child [ "$(between bi bi3)" = 'sh: /nosuch: file does not exist|bi1 0|still|bi2 7|/|' ]
 
 long=$(printf 'b%.0s' $(seq 1100))
 fits=$(printf 'a%.0s' $(seq 1000))
