@@ -67,7 +67,9 @@ part long 'echo k1; head -n 3 /kernel | wc; echo k2; sort /kernel | wc; echo k3;
 
 part sort 'cd /tmp; echo pear > f; echo apple >> f; echo 10 >> f; echo 9 >> f; echo Zed >> f
 echo s1; sort f; echo s2; sort -r f; echo s3; sort -n f; echo s4; cat f | sort; echo s4b
-sort /nosuch; echo st $status; sort -x f; echo st $status; echo s5; sort < /dev/null; echo s6'
+sort /nosuch; echo st $status; sort -x f; echo st $status; echo s5; sort < /dev/null; echo s6
+echo 100000000000 > g; echo 99999999999 >> g; echo -99999999998 >> g; echo -99999999999 >> g
+echo " -5" >> g; echo 007 >> g; echo -0 >> g; echo +6 >> g; echo s7; sort -n g; echo s8; sort -rn g; echo s9'
 
 part mv 'cd /tmp; echo moved > a; mv a b; cat b; cat a; echo st $status
 mkdir d; mv b d; cat d/b; mv d/b /tmp/c; cat c; mv c c; echo st $status
@@ -234,6 +236,8 @@ sort-reverse	s2	s3	pear|apple|Zed|9|10|
 sort-numeric	s3	s4	Zed|apple|pear|9|10|
 sort-stdin	s4	s4b	10|9|Zed|apple|pear|
 sort-empty	s5	s6
+sort-numeric-big	s7	s8	-99999999999|-99999999998| -5|-0|+6|007|99999999999|100000000000|
+sort-numeric-big-reverse	s8	s9	100000000000|99999999999|007|+6|-0| -5|-99999999998|-99999999999|
 EOF
 has sort-missing '^sort: /nosuch: file does not exist$'
 has sort-usage '^usage: sort \[-r\] \[-n\] \[file ...\]$'
