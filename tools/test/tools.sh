@@ -119,9 +119,11 @@ sleep 2147484; echo st $status; sleep 1.2345; echo st $status; sleep 0.; echo st
 # cp copies a file, not a directory's entries.
 part cp 'cd /tmp; mkdir d; cp d x; echo st $status; ls x'
 
-# bind and unmount name the name that does not exist.
+# bind and unmount name the name that does not exist, and unmount the
+# one that is not in the union or not mounted.
 part names 'bind /nosuch /tmp; echo st $status; bind /tmp /nosuch; echo st $status
-unmount /nosuch /tmp; echo st $status; unmount /nosuch; echo st $status'
+unmount /nosuch /tmp; echo st $status; unmount /nosuch; echo st $status
+unmount /bin /tmp; unmount /tmp /bin'
 
 # A failed write: every tool says so and fails.  Writes to /dev/kpctl
 # that are not control messages are refused by the kernel.
@@ -312,6 +314,7 @@ check cp-dir [ "$(sed -n 1,3p <<<"$out" | tr '\n' '|')" = 'cp: d: is a directory
 section names
 check bind-missing-named [ "$(sed -n 1,4p <<<"$out" | tr '\n' '|')" = 'bind: /nosuch: file does not exist|st 1|bind: /nosuch: file does not exist|st 1|' ]
 check unmount-missing-named [ "$(sed -n 5,8p <<<"$out" | tr '\n' '|')" = 'unmount: /nosuch: file does not exist|st 1|unmount: /nosuch: file does not exist|st 1|' ]
+check unmount-union-named [ "$(sed -n 9,10p <<<"$out" | tr '\n' '|')" = 'unmount: /bin: not in the union|unmount: /bin: not mounted|' ]
 
 section write
 for p in echo cat pwd head tail wc grep sort man ls ps xd; do
