@@ -1,4 +1,4 @@
-/* cp src dst: copy a file. */
+/* cp src dst: copy a file; a directory is refused, as Plan 9's cp does. */
 #include <stdio.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -18,8 +18,16 @@ main(int argc, char *argv[])
 		warn(argv[1]);
 		return 1;
 	}
+	if(fstat(in, &s) < 0){
+		warn(argv[1]);
+		return 1;
+	}
+	if(s.mode & DMDIR){
+		fprintf(stderr, "cp: %s: is a directory\n", argv[1]);
+		return 1;
+	}
 	/* Opening dst would truncate it, and so src, were they one file. */
-	if(fstat(in, &s) == 0 && stat(argv[2], &d) == 0
+	if(stat(argv[2], &d) == 0
 	&& s.type == d.type && s.qid == d.qid){
 		fprintf(stderr, "cp: %s and %s are the same file\n", argv[1], argv[2]);
 		return 1;

@@ -208,7 +208,12 @@ redirect(const char *file, int fd, int mode)
 	}
 }
 
-/* In a child: do c's redirections and run it; never returns. */
+/*
+ * In a child: do c's redirections and run it; never returns.  A
+ * builtin here, in a pipeline or the background, runs in the child, as
+ * rc's do: cd /tmp & changes nothing for the shell, and exit 3 & does
+ * not end it.
+ */
 static void
 runcmd(Cmd *c)
 {
@@ -218,6 +223,8 @@ runcmd(Cmd *c)
 		redirect(c->in, 0, O_RDONLY);
 	if(c->out != NULL)
 		redirect(c->out, 1, O_WRONLY|O_CREAT|(c->append ? O_APPEND : O_TRUNC));
+	if(builtin(c))
+		exit(status);
 	if(strchr(c->argv[0], '/') == NULL){
 		snprintf(path, sizeof path, "/bin/%s", c->argv[0]);
 		exec(path, c->argv);
@@ -246,7 +253,7 @@ runpipe(Cmd *cmds, int n, int bg)
 	int pids[MAXPIPE], p[2], i, j, np, in, w, st, failed = 0;
 	char msg[32];
 
-	if(n == 1 && builtin(&cmds[0]))
+	if(n == 1 && !bg && builtin(&cmds[0]))
 		return;
 	in = -1;
 	for(np = 0; np < n; np++){
@@ -261,6 +268,7 @@ runpipe(Cmd *cmds, int n, int bg)
 			if(consctl >= 0){
 				setnoteid(np == 0 ? 0 : pids[0]);
 				close(consctl);
+				consctl = -1;
 			}
 			if(input != 0)
 				close(input);
@@ -365,6 +373,18 @@ atconsole(void)
 	return consctl >= 0;
 }
 
+/*
+ * Is fd a directory?  Read as a script, its entries' names would be
+ * run as commands: a file named halt in it would power off.
+ */
+static int
+isdir(int fd)
+{
+	struct Dir d;
+
+	return fstat(fd, &d) == 0 && (d.mode & DMDIR);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -384,12 +404,16 @@ main(int argc, char *argv[])
 		complain(argv[1]);
 		return 1;
 	}
+	if(argc > 1 && isdir(input)){
+		fprintf(stderr, "sh: %s: is a directory\n", argv[1]);
+		return 1;
+	}
 	atcons = argc < 2 && atconsole();
 	for(;;){
 		if((r = atcons ? editline(line) : readline(input, line)) < 0)
 			break;
 		if(r > 0){
-			fprintf(stderr, "sh: line too long\n");
+			fprintf(stderr, r == 1 ? "sh: line too long\n" : "sh: NUL in a line\n");
 			status = 1;
 		}else
 			runline(line);

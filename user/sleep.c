@@ -1,4 +1,8 @@
-/* sleep seconds: wait that long. */
+/*
+ * sleep seconds: wait that long.  Seconds as spin takes them (parsems),
+ * so that a number too big for the milliseconds sleep(2) takes is an
+ * error, not a wait of what it wrapped to.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -6,11 +10,11 @@
 int
 main(int argc, char *argv[])
 {
-	long s;
+	long ms;
 
-	if(argc != 2 || (s = parsenum(argv[1])) < 0){
+	if(argc != 2 || (ms = parsems(argv[1])) < 0){
 		fprintf(stderr, "usage: sleep seconds\n");
 		return 1;
 	}
-	return sleep(s * 1000) < 0;
+	return sleep(ms) < 0;
 }

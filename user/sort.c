@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ctype.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -52,28 +53,54 @@ readin(int fd)
 	return r;
 }
 
-/* The number a line starts with, after blanks: sign and digits. */
+/*
+ * The number s starts with, after blanks: whether it is negative, in
+ * *neg, and its digits past any leading zeros, in *d; their count.
+ * Digits, not a long, so that a number of any length compares right.
+ */
 static long
-leadnum(const char *s)
+number(const char *s, int *neg, const char **d)
 {
+	long n;
+
 	while(*s == ' ' || *s == '\t')
 		s++;
-	return strtol(s, NULL, 10);
+	*neg = *s == '-';
+	if(*s == '-' || *s == '+')
+		s++;
+	while(*s == '0')
+		s++;
+	*d = s;
+	for(n = 0; isdigit(s[n]); n++)
+		;
+	if(n == 0)
+		*neg = 0;	/* -0, and no number at all, are 0 */
+	return n;
+}
+
+/* Compare the numbers lines a and b start with. */
+static int
+numcmp(const char *a, const char *b)
+{
+	const char *da, *db;
+	long la, lb;
+	int na, nb, c;
+
+	la = number(a, &na, &da);
+	lb = number(b, &nb, &db);
+	if(na != nb)
+		return na ? -1 : 1;
+	c = la != lb ? (la < lb ? -1 : 1) : memcmp(da, db, la);
+	return na ? -c : c;
 }
 
 static int
 cmp(const void *va, const void *vb)
 {
 	const Line *a = va, *b = vb;
-	long na, nb;
 	int c;
 
-	c = 0;
-	if(nflag){
-		na = leadnum(a->s);
-		nb = leadnum(b->s);
-		c = na < nb ? -1 : na > nb;
-	}
+	c = nflag ? numcmp(a->s, b->s) : 0;
 	if(c == 0){
 		c = memcmp(a->s, b->s, a->len < b->len ? a->len : b->len);
 		if(c == 0)

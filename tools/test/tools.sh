@@ -67,7 +67,9 @@ part long 'echo k1; head -n 3 /kernel | wc; echo k2; sort /kernel | wc; echo k3;
 
 part sort 'cd /tmp; echo pear > f; echo apple >> f; echo 10 >> f; echo 9 >> f; echo Zed >> f
 echo s1; sort f; echo s2; sort -r f; echo s3; sort -n f; echo s4; cat f | sort; echo s4b
-sort /nosuch; echo st $status; sort -x f; echo st $status; echo s5; sort < /dev/null; echo s6'
+sort /nosuch; echo st $status; sort -x f; echo st $status; echo s5; sort < /dev/null; echo s6
+echo 100000000000 > g; echo 99999999999 >> g; echo -99999999998 >> g; echo -99999999999 >> g
+echo " -5" >> g; echo 007 >> g; echo -0 >> g; echo +6 >> g; echo s7; sort -n g; echo s8; sort -rn g; echo s9'
 
 part mv 'cd /tmp; echo moved > a; mv a b; cat b; cat a; echo st $status
 mkdir d; mv b d; cat d/b; mv d/b /tmp/c; cat c; mv c c; echo st $status
@@ -108,6 +110,20 @@ part ls 'ls -l /tmp /bin/ls; mkdir /tmp/d; ls -l /tmp
 cd /tmp; mkdir e; echo > e/zz; echo > e/aa; echo > e/mm
 echo l1; ls e; echo l2; ls -l d e /bin/ls; echo l3; ls /bin; echo l4; ls -x; echo st $status
 sh -c '\''xd /kernel; echo xd $status > /tmp/st'\'' | head -n 1; man kprof | head -n 3; cat /tmp/st'
+
+# sleep takes seconds as spin does; a number too big for sleep(2)'s
+# milliseconds is refused, not waited for as what it wrapped to.
+part sleep 'sleep 0.25; echo st $status; sleep 4294968; echo st $status
+sleep 2147484; echo st $status; sleep 1.2345; echo st $status; sleep 0.; echo st $status'
+
+# cp copies a file, not a directory's entries.
+part cp 'cd /tmp; mkdir d; cp d x; echo st $status; ls x'
+
+# bind and unmount name the name that does not exist, and unmount the
+# one that is not in the union or not mounted.
+part names 'bind /nosuch /tmp; echo st $status; bind /tmp /nosuch; echo st $status
+unmount /nosuch /tmp; echo st $status; unmount /nosuch; echo st $status
+unmount /bin /tmp; unmount /tmp /bin'
 
 # A failed write: every tool says so and fails.  Writes to /dev/kpctl
 # that are not control messages are refused by the kernel.
@@ -222,6 +238,8 @@ sort-reverse	s2	s3	pear|apple|Zed|9|10|
 sort-numeric	s3	s4	Zed|apple|pear|9|10|
 sort-stdin	s4	s4b	10|9|Zed|apple|pear|
 sort-empty	s5	s6
+sort-numeric-big	s7	s8	-99999999999|-99999999998| -5|-0|+6|007|99999999999|100000000000|
+sort-numeric-big-reverse	s8	s9	100000000000|99999999999|007|+6|-0| -5|-99999999998|-99999999999|
 EOF
 has sort-missing '^sort: /nosuch: file does not exist$'
 has sort-usage '^usage: sort \[-r\] \[-n\] \[file ...\]$'
@@ -284,6 +302,19 @@ has ls-usage-status '^st 1$'
 has broken-pipe-writer-killed '^xd 255$'
 hasnt broken-pipe-silent 'broken pipe|write error'
 has broken-pipe-reader-read '^MAN\(1\) +MAN\(1\)$|^KPROF\(1\)'
+
+section sleep
+check sleep-fraction [ "$(sed -n 1p <<<"$out")" = 'st 0' ]
+check sleep-refused [ "$(grep -c '^usage: sleep seconds$' <<<"$out")" = 4 ]
+check sleep-statuses [ "$(grep '^st ' <<<"$out" | tr '\n' '|')" = 'st 0|st 1|st 1|st 1|st 1|' ]
+
+section cp
+check cp-dir [ "$(sed -n 1,3p <<<"$out" | tr '\n' '|')" = 'cp: d: is a directory|st 1|ls: x: file does not exist|' ]
+
+section names
+check bind-missing-named [ "$(sed -n 1,4p <<<"$out" | tr '\n' '|')" = 'bind: /nosuch: file does not exist|st 1|bind: /nosuch: file does not exist|st 1|' ]
+check unmount-missing-named [ "$(sed -n 5,8p <<<"$out" | tr '\n' '|')" = 'unmount: /nosuch: file does not exist|st 1|unmount: /nosuch: file does not exist|st 1|' ]
+check unmount-union-named [ "$(sed -n 9,10p <<<"$out" | tr '\n' '|')" = 'unmount: /bin: not in the union|unmount: /bin: not mounted|' ]
 
 section write
 for p in echo cat pwd head tail wc grep sort man ls ps xd; do

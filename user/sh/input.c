@@ -18,7 +18,8 @@
  * Read the next line of fd into line, which has room for LINEMAX
  * bytes, without its newline: 0, or -1 at end of file.  A line too
  * long for buf is read through its newline and thrown away, and the
- * result is 1.
+ * result is 1; one that holds a NUL, which would end it early, is
+ * thrown away too, and the result is 2.
  */
 int
 readline(int fd, char *line)
@@ -46,14 +47,15 @@ readline(int fd, char *line)
 		}
 		nbuf += r;
 	}
-	if(!toolong){
+	r = toolong ? 1 : memchr(buf, '\0', i) != NULL ? 2 : 0;
+	if(r == 0){
 		memmove(line, buf, i);
 		line[i] = '\0';
 	}
 	used = i < nbuf ? i + 1 : i;
 	nbuf -= used;
 	memmove(buf, buf + used, nbuf);
-	return toolong;
+	return r;
 }
 
 /* The line being edited at the console, and the history. */
