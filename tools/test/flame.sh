@@ -169,6 +169,9 @@ bad1() {
 # A file cut short, here inside a pc, says so, not that the pc is bad.
 printf '5 c0100012\n3 c01' >b
 bad1 truncated "kprof: b: truncated at byte 16: the last line has no newline\n" b
+# A binary file, such as a kpdata where the kpstack belongs.
+printf '\0\0\0\5\0\0\0\3' >b
+bad1 binary "kprof: b: not a kpstack: a NUL byte at offset 0\n" b
 printf '5 c0100012\n3 c0100012 xyz\n' >b
 bad1 bad-pc "kprof: b:2: pc \`xyz' is not a hex number\n" b
 printf '5 c0100012\n5x c0100012\n' >b

@@ -390,15 +390,22 @@ merge(Stacks *s)
 void
 stackload(Stacks *s, Symtab *k, Symtab *u, const char *path)
 {
-	char *buf;
+	char *buf, *nul;
 	size_t len;
 
 	memset(s, 0, sizeof *s);
 	buf = (char*)readfile(path, 0, &len);
 	if(buf == NULL)
 		fatal("%s: %s", path, strerror(errno));
-	if(len > 0 && buf[len-1] != '\n')
+	/*
+	 * No newline at the end: a file cut short, or, with a NUL in it, a
+	 * binary file given in a kpstack's place, such as a kpdata.
+	 */
+	if(len > 0 && buf[len-1] != '\n'){
+		if((nul = memchr(buf, '\0', len)) != NULL)
+			fatal("%s: not a kpstack: a NUL byte at offset %lu", path, (unsigned long)(nul - buf));
 		fatal("%s: truncated at byte %lu: the last line has no newline", path, (unsigned long)len);
+	}
 	parse(s, k, path, buf, buf + len);
 	free(buf);
 	name(s, k, u);
