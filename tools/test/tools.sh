@@ -75,6 +75,7 @@ part mv 'cd /tmp; echo moved > a; mv a b; cat b; cat a; echo st $status
 mkdir d; mv b d; cat d/b; mv d/b /tmp/c; cat c; mv c c; echo st $status
 mv /nosuch x; echo st $status; mv d e; echo st $status; mv c; echo st $status
 mv c /nodir/x; echo st $status; cat c
+mv c /dev/null; echo st $status; cat c > /dev/null && echo still there
 touch t; ls -l t; echo kept > t; touch t; cat t; touch /nodir/t; echo st $status; touch; echo st $status'
 
 part man 'echo m1; man kprof; echo m2; man 2 profil; echo m3; man nosuch; echo st $status
@@ -254,7 +255,9 @@ has mv-missing '^mv: /nosuch: file does not exist$'
 has mv-dir '^mv: d: is a directory$'
 has mv-usage '^usage: mv from to$'
 has mv-bad-target '^mv: /nodir/x: '
-check mv-bad-status [ "$(grep -c '^st 1$' <<<"$out")" = 8 ]
+has mv-onto-device '^mv: /dev/null: a device'"'"'s file, not one to move to$'
+has mv-onto-device-kept '^still there$'
+check mv-bad-status [ "$(grep -c '^st 1$' <<<"$out")" = 9 ]
 has touch-creates '^-rw[-rwx]{7} +0 t$'
 has touch-keeps '^kept$'
 has touch-bad '^touch: /nodir/t: '
