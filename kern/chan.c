@@ -423,6 +423,26 @@ mountat(Chan *at, Mount *m)
 }
 
 /*
+ * Is path under "#|"?  Each walk there attaches a new pipe, which no
+ * name reaches again: a bind onto it could be neither used nor undone,
+ * and binds enough would fill the mount table for good.  So 1 refuses
+ * it (EINVAL), as it does a path cleanpath refuses; 0 lets it be.
+ */
+static int
+newpipe(char *path)
+{
+	char clean[PATHMAX];
+
+	if(cleanpath(clean, up ? up->dot : "/", path) < 0)
+		return 1;
+	if(clean[0] == '#' && clean[1] == '|'){
+		seterr(EINVAL, "bind onto a new pipe, which no name reaches");
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * bind new old: old now shows new (MREPL), or a union of both
  * (MBEFORE: new first, MAFTER: old first).  Binding a directory that
  * is already in the union changes nothing.
@@ -436,6 +456,8 @@ kbind(char *new, char *old, int flag)
 
 	if(flag != MREPL && flag != MBEFORE && flag != MAFTER)
 		seterr(EINVAL, "bad bind flag");
+	else if(newpipe(old))
+		;	/* newpipe has said why */
 	else if((cn = namec(new, nil)) == nil || (co = namec(old, nil)) == nil)
 		;	/* namec has said why */
 	else if((cn->qid & QDIR) != (co->qid & QDIR))
