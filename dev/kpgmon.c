@@ -85,6 +85,16 @@ kpgmonopen(Chan *c)
 	le32(p + 4, GMON_VERSION);
 	p += GMON_HDRSIZE;
 	for(r = 0; r < nrec; r++){
+		/*
+		 * A point at each record: a bin of 20 million ticks makes
+		 * 300 of them, 5.6 MB, which held the processor 22 ms.
+		 * The bins are this open's copy; kproflk, held, is a QLock.
+		 */
+		if(r > 0 && schedpoint() < 0){
+			kfree(g);
+			kfree(bin);
+			return -1;
+		}
 		*p++ = GMON_TAG_TIME_HIST;
 		p = le32(p, (uint)text);
 		p = le32(p, (uint)text + (nbin << KPBINSHIFT));
