@@ -229,7 +229,9 @@ unmapuser(pte_t *pd, uintptr lo, uintptr hi, uintptr top)
  * Map fresh zeroed user pages over [lo, hi); pages already there are
  * kept, and made writable.  A page hidden from user mode (a shared
  * image's sbrk shrank over it: kern/image.c) is zeroed and shown again.
- * On failure (no memory, or the process
+ * A scheduling point at every page, the zeroing of a hidden one as
+ * much as a fresh one's: 40 MB of hidden pages shown again kept the
+ * processor 4.8 ms without.  On failure (no memory, or the process
  * killed at a scheduling point) what it added stays: the caller unmaps
  * it or frees the whole page directory.
  */
@@ -243,7 +245,7 @@ mapuser(pte_t *pd, uintptr lo, uintptr hi)
 	if(hi > KZERO || lo > hi)
 		return -1;
 	for(va = ROUNDDOWN(lo, BY2PG); va < hi; va += BY2PG){
-		if((pte = walkpgdir(pd, va, 1)) == nil)
+		if(schedpoint() < 0 || (pte = walkpgdir(pd, va, 1)) == nil)
 			return -1;
 		if(*pte & PTEP){
 			if((*pte & PTEU) == 0)
@@ -251,7 +253,7 @@ mapuser(pte_t *pd, uintptr lo, uintptr hi)
 			*pte |= PTEW | PTEU;
 			continue;
 		}
-		if(schedpoint() < 0 || (pg = pagealloc(1)) == nil)
+		if((pg = pagealloc(1)) == nil)
 			return -1;
 		*pte = PADDR(pg) | PTEP | PTEW | PTEU;
 	}

@@ -1,5 +1,5 @@
 /*
- * atk_long sbrk|fork|exec|headers|dirs|free|walk: a child sleeps 100 ms while its
+ * atk_long sbrk|fork|exec|headers|dirs|free|hide|walk: a child sleeps 100 ms while its
  * parent makes long system calls: sbrk of 96 MB (every page zeroed),
  * fork of a 48 MB process (every page copied), exec of a program whose
  * bss is 96 MB, exec of programs with 30000 program headers, all but
@@ -171,6 +171,35 @@ freeing(void)
 }
 
 /*
+ * hide: as free, but with a thread asleep beside, so that sbrk's
+ * shrink only hides the pages (kern/image.c) and its growth shows
+ * them again, each zeroed: 40 MB three times (sbrk wants as many pages
+ * free as it grows by, hidden ones or not, so 96 MB would not fit).
+ */
+static int
+hiding(void)
+{
+	int i, st, p[2];
+	char c;
+
+	prober("hide");
+	if(pipe(p) < 0)
+		return 1;
+	if(rfork(RFPROC|RFMEM) == 0){
+		close(p[1]);	/* its own table's: the read ends when this process closes its p[1] */
+		read(p[0], &c, 1);
+		_exit(0);
+	}
+	for(i = 0; i < 3; i++)
+		if(sbrk(40*MB) == (void*)-1 || sbrk(-40*MB) == (void*)-1)
+			printf("atk_long: sbrk failed\n");
+	close(p[1]);
+	wait(&st);
+	wait(&st);
+	return 0;
+}
+
+/*
  * walk: as free, the prober beside stats of a path of 125 elements
  * through /tmp/walk, 850 files and b, bound under itself as b.
  */
@@ -220,6 +249,8 @@ main(int argc, char *argv[])
 		return freeing();
 	if(strcmp(kind, "walk") == 0)
 		return walking();
+	if(strcmp(kind, "hide") == 0)
+		return hiding();
 	if(strcmp(kind, "exec") == 0 && mkbig() < 0){
 		printf("atk_long: cannot make /tmp/bigbss\n");
 		return 1;
