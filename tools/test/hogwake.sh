@@ -13,7 +13,8 @@
 # 96 MB, and exits of 96 MB, goes at most 3 ticks without a turn
 # (without the points in freeing, 23), and so does one beside sbrk
 # showing again 40 MB that a thread's image had hidden (without a
-# point at each hidden page zeroed, 48), and one beside walks of
+# point at each hidden page zeroed, 48) and hiding 96 MB (without a
+# point at each table, 5), and one beside walks of
 # a path of 125 elements through a directory of 850 files (without a
 # point at each element, 31).  And on 1, a spinner beside 60 sleepers
 # due at different times keeps 95% of what it spins alone (98%; when

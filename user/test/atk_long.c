@@ -171,29 +171,48 @@ freeing(void)
 }
 
 /*
- * hide: as free, but with a thread asleep beside, so that sbrk's
- * shrink only hides the pages (kern/image.c) and its growth shows
- * them again, each zeroed: 40 MB three times (sbrk wants as many pages
- * free as it grows by, hidden ones or not, so 96 MB would not fit).
+ * hide: as free, but in a process with a thread asleep beside, so
+ * that sbrk's shrink only hides the pages (kern/image.c) and its
+ * growth shows them again, each zeroed: 40 MB three times; then, the
+ * thread gone and the hidden pages freed, with another thread beside,
+ * 96 MB hidden at once.  (sbrk wants as many pages free as it grows
+ * by, hidden ones or not, so 96 MB would not fit twice.)
  */
-static int
-hiding(void)
+static void
+hideheap(unsigned mb, int rounds)
 {
 	int i, st, p[2];
 	char c;
 
-	prober("hide");
 	if(pipe(p) < 0)
-		return 1;
+		exit(1);
 	if(rfork(RFPROC|RFMEM) == 0){
 		close(p[1]);	/* its own table's: the read ends when this process closes its p[1] */
 		read(p[0], &c, 1);
 		_exit(0);
 	}
-	for(i = 0; i < 3; i++)
-		if(sbrk(40*MB) == (void*)-1 || sbrk(-40*MB) == (void*)-1)
+	for(i = 0; i < rounds; i++)
+		if(sbrk(mb*MB) == (void*)-1 || sbrk(-mb*MB) == (void*)-1)
 			printf("atk_long: sbrk failed\n");
+	close(p[0]);
 	close(p[1]);
+	wait(&st);
+}
+
+static int
+hiding(void)
+{
+	int st;
+
+	prober("hide");
+	if(fork() == 0){
+		hideheap(40, 3);
+		/* Alone in the image again: a shrink frees what is hidden. */
+		if(sbrk(4096) == (void*)-1 || sbrk(-4096) == (void*)-1)
+			printf("atk_long: sbrk failed\n");
+		hideheap(96, 1);
+		exit(0);
+	}
 	wait(&st);
 	wait(&st);
 	return 0;
