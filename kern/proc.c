@@ -261,7 +261,8 @@ yield(void)
  *	dev/devuart.c	uartwrite: every 64 bytes sent
  *	dev/devcons.c	conswrite: every 64 bytes printed
  *	dev/devspin.c	spina, spinb: every 64K turns of the loop
- *	kern/mmu.c	mapuser, copypgdir: every page; unmapuser, protectuser: every table
+ *	kern/mmu.c	mapuser, copypgdir: every page; unmapuser, protectuser,
+ *			okuser: every table
  *	kern/exec.c	loadsegs: every program header and page read
  *	kern/sysfile.c	unionread: every directory entry read
  *	kern/chan.c	namec: every element of a path walked

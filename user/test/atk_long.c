@@ -1,5 +1,5 @@
 /*
- * atk_long sbrk|fork|exec|headers|dirs|free|hide|walk: a child sleeps 100 ms while its
+ * atk_long sbrk|fork|exec|headers|dirs|free|hide|check|walk: a child sleeps 100 ms while its
  * parent makes long system calls: sbrk of 96 MB (every page zeroed),
  * fork of a 48 MB process (every page copied), exec of a program whose
  * bss is 96 MB, exec of programs with 30000 program headers, all but
@@ -219,6 +219,26 @@ hiding(void)
 }
 
 /*
+ * check: as free, beside reads of nothing (/dev/null) into a buffer
+ * of 96 MB, which each call checks is the process's, page by page.
+ */
+static int
+checking(void)
+{
+	char *buf;
+	int i, fd, st;
+
+	prober("check");
+	if((buf = sbrk(96*MB)) == (void*)-1 || (fd = open("/dev/null", O_RDONLY)) < 0)
+		return 1;
+	for(i = 0; i < 200; i++)
+		if(read(fd, buf, 96*MB) != 0)
+			printf("atk_long: read of /dev/null failed\n");
+	wait(&st);
+	return 0;
+}
+
+/*
  * walk: as free, the prober beside stats of a path of 125 elements
  * through /tmp/walk, 850 files and b, bound under itself as b.
  */
@@ -270,6 +290,8 @@ main(int argc, char *argv[])
 		return walking();
 	if(strcmp(kind, "hide") == 0)
 		return hiding();
+	if(strcmp(kind, "check") == 0)
+		return checking();
 	if(strcmp(kind, "exec") == 0 && mkbig() < 0){
 		printf("atk_long: cannot make /tmp/bigbss\n");
 		return 1;
