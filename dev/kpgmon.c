@@ -13,6 +13,8 @@
 #include "kpcount.h"
 #include "gmon.h"
 
+enum { Chunk = 64*1024 };	/* bytes a read copies between scheduling points */
+
 typedef struct Gmonbuf Gmonbuf;
 
 /* An open kpgmon's file. */
@@ -120,17 +122,28 @@ kpgmonopen(Chan *c)
 	return 0;
 }
 
+/*
+ * A read copies 64 KB at a time, with a scheduling point between, as
+ * the root file system's do: a read of 13 MB at once kept the
+ * processor 1.9 ms.  A killed reader has what was copied.
+ */
 long
 kpgmonread(Chan *c, void *buf, long n, uvlong off)
 {
 	Gmonbuf *g = c->aux;
+	long r, m;
 
 	if(off >= g->len)
 		return 0;
 	if(n > (long)(g->len - off))
 		n = g->len - off;
-	memmove(buf, g->b + off, n);
-	return n;
+	for(r = 0; r < n; r += m){
+		if(r > 0 && schedpoint() < 0)
+			break;
+		m = n - r < Chunk ? n - r : Chunk;
+		memmove((char*)buf + r, g->b + off + r, m);
+	}
+	return r;
 }
 
 void

@@ -267,7 +267,7 @@ yield(void)
  *	kern/sysfile.c	unionread: every directory entry read
  *	kern/chan.c	namec: every element of a path walked
  *	kern/kpproc.c	kpprocread: every 32 lines (2 ms for a full table)
- *	dev/kpgmon.c	kpgmonopen: every histogram record (a bin's 65535 ticks)
+ *	dev/kpgmon.c	kpgmonopen: every histogram record; kpgmonread: every 64 KB
  *
  * Everything else a call does is bounded by a small constant: the
  * process or node table, a pipe's 4 KB, a union's 8 directories.
