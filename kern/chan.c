@@ -423,26 +423,6 @@ mountat(Chan *at, Mount *m)
 }
 
 /*
- * Is path under "#|"?  Each walk there attaches a new pipe, which no
- * name reaches again: a bind onto it could be neither used nor undone,
- * and binds enough would fill the mount table for good.  So 1 refuses
- * it (EINVAL), as it does a path cleanpath refuses; 0 lets it be.
- */
-static int
-newpipe(char *path)
-{
-	char clean[PATHMAX];
-
-	if(cleanpath(clean, up ? up->dot : "/", path) < 0)
-		return 1;
-	if(clean[0] == '#' && clean[1] == '|'){
-		seterr(EINVAL, "bind onto a new pipe, which no name reaches");
-		return 1;
-	}
-	return 0;
-}
-
-/*
  * bind new old: old now shows new (MREPL), or a union of both
  * (MBEFORE: new first, MAFTER: old first).  Binding a directory that
  * is already in the union changes nothing.
@@ -456,8 +436,6 @@ kbind(char *new, char *old, int flag)
 
 	if(flag != MREPL && flag != MBEFORE && flag != MAFTER)
 		seterr(EINVAL, "bad bind flag");
-	else if(newpipe(old))
-		;	/* newpipe has said why */
 	else if((cn = namec(new, nil)) == nil || (co = namec(old, nil)) == nil)
 		;	/* namec has said why */
 	else if((cn->qid & QDIR) != (co->qid & QDIR))
@@ -466,7 +444,15 @@ kbind(char *new, char *old, int flag)
 		lock(&mountlk);
 		at = mountpoint(co);
 		m = mountnow(at);
-		if((nu = newunion(cn, at, m, flag, u)) >= 0 && (m = mountat(at, m)) != nil){
+		/*
+		 * Not onto a pipe's directory or files: only the attach that
+		 * made the pipe reaches them (each walk to #| makes a new
+		 * one), so a bind there outlives every name for it, to be
+		 * neither used nor undone, and 32 filled the table for good.
+		 */
+		if(devtab[at->type]->dc == '|')
+			seterr(EINVAL, "bind onto a pipe");
+		else if((nu = newunion(cn, at, m, flag, u)) >= 0 && (m = mountat(at, m)) != nil){
 			/* The union takes over cn's reference, and one more of each other. */
 			if(cn->mnt != nil){
 				mntclose(cn->mnt);

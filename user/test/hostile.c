@@ -13,7 +13,7 @@
  *	churn N		open a file, remove it, then make and remove N files:
  *			the old descriptor must reach none of them.
  *	mounts		bind and unmount; binds onto removed directories and
- *			onto new pipes; full unions.
+ *			onto pipes; full unions.
  *	errstr		only a failing call changes errstr.
  *	longsleep	sleep(2^31-1) sleeps until killed.
  *	exec		exec takes MAXARG arguments, not one more.
@@ -257,6 +257,23 @@ mounts(void)
 	if(chdir("#|") < 0 || (r = bind("/tmp", ".", MBEFORE)) != -1 || errno != EINVAL)
 		failcall("bind onto a new pipe as dot", r);
 	chdir("/");
+	/* Nor onto a pipe reached through a bind, which its unmount makes unreachable. */
+	mkdir("/tmp/hostile.p");
+	for(i = 0; i < 40; i++){
+		if(bind("#|", "/tmp/hostile.p", MREPL) < 0){
+			printf("hostile: bind %d of #| failed\n", i);
+			failcall("bind of a new pipe", -1);
+			break;
+		}
+		r = bind("/dev/null", "/tmp/hostile.p/data1", MREPL);
+		unmount(NULL, "/tmp/hostile.p");
+		if(r != -1 || errno != EINVAL){
+			printf("hostile: bind %d onto a bound pipe's file not refused\n", i);
+			failcall("bind onto a bound pipe's file", r);
+			break;
+		}
+	}
+	remove("/tmp/hostile.p");
 
 	unionfull(MBEFORE);
 	unionfull(MAFTER);
