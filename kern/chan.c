@@ -444,7 +444,15 @@ kbind(char *new, char *old, int flag)
 		lock(&mountlk);
 		at = mountpoint(co);
 		m = mountnow(at);
-		if((nu = newunion(cn, at, m, flag, u)) >= 0 && (m = mountat(at, m)) != nil){
+		/*
+		 * Not onto a pipe's directory or files: only the attach that
+		 * made the pipe reaches them (each walk to #| makes a new
+		 * one), so a bind there outlives every name for it, to be
+		 * neither used nor undone, and 32 filled the table for good.
+		 */
+		if(devtab[at->type]->dc == '|')
+			seterr(EINVAL, "bind onto a pipe");
+		else if((nu = newunion(cn, at, m, flag, u)) >= 0 && (m = mountat(at, m)) != nil){
 			/* The union takes over cn's reference, and one more of each other. */
 			if(cn->mnt != nil){
 				mntclose(cn->mnt);

@@ -261,11 +261,13 @@ yield(void)
  *	dev/devuart.c	uartwrite: every 64 bytes sent
  *	dev/devcons.c	conswrite: every 64 bytes printed
  *	dev/devspin.c	spina, spinb: every 64K turns of the loop
- *	kern/mmu.c	mapuser, copypgdir: every page; unmapuser: every table
+ *	kern/mmu.c	mapuser, copypgdir: every page; unmapuser, protectuser,
+ *			okuser: every table
  *	kern/exec.c	loadsegs: every program header and page read
  *	kern/sysfile.c	unionread: every directory entry read
  *	kern/chan.c	namec: every element of a path walked
  *	kern/kpproc.c	kpprocread: every 32 lines (2 ms for a full table)
+ *	dev/kpgmon.c	kpgmonopen: every histogram record; kpgmonread: every 64 KB
  *
  * Everything else a call does is bounded by a small constant: the
  * process or node table, a pipe's 4 KB, a union's 8 directories.

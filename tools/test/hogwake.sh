@@ -11,7 +11,12 @@
 # its end (without the points, 17 late: a read is 38 ticks); and a
 # process that reads the clock again and again beside sbrk giving back
 # 96 MB, and exits of 96 MB, goes at most 3 ticks without a turn
-# (without the points in freeing, 23), and so does one beside walks of
+# (without the points in freeing, 23), and so does one beside sbrk
+# showing again 40 MB that a thread's image had hidden (without a
+# point at each hidden page zeroed, 48) and hiding 96 MB (without a
+# point at each table, 5), and one beside reads of nothing into a
+# buffer of 96 MB, which each call checks page by page (without a
+# point at each table, 7), and one beside walks of
 # a path of 125 elements through a directory of 850 files (without a
 # point at each element, 31).  And on 1, a spinner beside 60 sleepers
 # due at different times keeps 95% of what it spins alone (98%; when
@@ -21,7 +26,7 @@ cd "$(dirname "$0")/../.." || exit 1
 
 for p in 1 2 4; do
 	dirs=
-	[ $p = 1 ] && dirs='; atk_long dirs; atk_long free; atk_long walk; sleepers'
+	[ $p = 1 ] && dirs='; atk_long dirs; atk_long free; atk_long hide; atk_long check; atk_long walk; sleepers'
 	guest -d -p $p -a hz=10000 -t 120 -c "hogwake -n $p$dirs"
 	sed -n 's/^hogwake: \(.* took .*\)/'"p$p"': \1/p' <<<"$out"
 	has "p$p-sleeper-on-time" '^hogwake: ok$'
@@ -32,6 +37,12 @@ for p in 1 2 4; do
 		g=$(sed -nE 's/^atk_long: free: longest gap ([0-9]+) ticks at 10000 Hz$/\1/p' <<<"$out")
 		echo "p$p: the longest without a turn beside frees of 96 MB: ${g:-?} ticks"
 		check "p$p-free-turns" [ "${g:-9999}" -le 3 ]
+		g=$(sed -nE 's/^atk_long: hide: longest gap ([0-9]+) ticks at 10000 Hz$/\1/p' <<<"$out")
+		echo "p$p: the longest without a turn beside hidden pages shown again: ${g:-?} ticks"
+		check "p$p-hide-turns" [ "${g:-9999}" -le 3 ]
+		g=$(sed -nE 's/^atk_long: check: longest gap ([0-9]+) ticks at 10000 Hz$/\1/p' <<<"$out")
+		echo "p$p: the longest without a turn beside reads into 96 MB: ${g:-?} ticks"
+		check "p$p-check-turns" [ "${g:-9999}" -le 3 ]
 		g=$(sed -nE 's/^atk_long: walk: longest gap ([0-9]+) ticks at 10000 Hz$/\1/p' <<<"$out")
 		echo "p$p: the longest without a turn beside long walks: ${g:-?} ticks"
 		check "p$p-walk-turns" [ "${g:-9999}" -le 3 ]

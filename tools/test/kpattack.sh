@@ -12,7 +12,8 @@
 # pointer in a page whose table the last thread frees as they go, and
 # another process refills (atk_kprof leave).  On 2 and 4 processors
 # under -d, and on 4 without.  Then the latency of a sleep beside
-# readers of a full kpproc, under -d.  After each boot the kernel's
+# readers of a full kpproc, and beside an opener of kpgmon with a bin
+# of millions of ticks, under -d.  After each boot the kernel's
 # text is unchanged and the free pages and heap are back.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
@@ -48,5 +49,26 @@ for p in 2 4; do
 	textintact "p$p-latency-text-intact"
 	pagesback "p$p-latency-pages-back"
 done
+
+# A sleep of 100 ticks beside a process that opens kpgmon again and
+# again, and beside one that reads it whole again and again, on one
+# processor, where nothing else can take the sleeper, ends within 110:
+# with 45 million ticks in a bin (gdb puts them there; an idle
+# processor at 10000 Hz takes 75 minutes, eight of them ten) an open
+# makes some 690 histogram records, 13 MB.
+cat >"$T/bin.py" <<'EOF2'
+import gdb
+gdb.execute("hbreak sysread", to_string=True)
+gdb.execute("continue", to_string=True)
+gdb.execute("set var mach[0].kp->cell[100] = 45000000")
+gdb.execute("delete")
+gdb.execute("continue")
+EOF2
+gdbguest "$T/bin.py" -p 1 -a hz=10000 -c 'cat /dev/textsum; cat /dev/sysstat; atk_kprof gmonwait 1; cat /dev/sysstat; cat /dev/textsum'
+sed -n 's/^atk_kprof: gmonwait: \(sleep .*\)/p1: \1/p' <<<"$out"
+has p1-gmonwait '^atk_kprof: gmonwait: ok$'
+hasnt p1-gmonwait-no-failure '^FAIL|panic|kernel trap'
+textintact p1-gmonwait-text-intact
+pagesback p1-gmonwait-pages-back
 
 summary kpattack

@@ -30,6 +30,10 @@
  *		a page whose table the last thread frees as they go
  *	latency	(ROUNDS readers) a sleep of 100 ticks beside readers
  *		of a full kpproc ends within 110
+ *	gmonwait	(ROUNDS openers) a sleep of 100 ticks beside
+ *		processes that open kpgmon again and again, and beside
+ *		processes that read it whole again and again, ends
+ *		within 110, however big the file is
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +48,7 @@ enum {
 	Forkmem	= 2*1024*1024,	/* the forking case's memory for fork to copy */
 	Spin	= 2000000,	/* a child's spin: a few ticks at 1000 Hz */
 	Big	= 64*1024,	/* room for kpproc */
+	Gmonmax	= 16*1024*1024,	/* for kpgmon: more than the kernel's heap */
 };
 
 static char	big[Big], piece[Big];
@@ -728,24 +733,19 @@ leave(int rounds)
 }
 
 /*
- * latency: readers of a full kpproc, one a processor, while this
- * process sleeps 100 ticks three times: a read holds procs, the
- * scheduler's lock, while it prints 300-odd lines, and the sleeper's
- * wakeup waits for it.
+ * A sleep of 100 ticks, three times, beside nreader processes that
+ * each run hammer without pause: the longest, in ticks.
  */
-static void
-latency(int nreader)
+static unsigned
+sleepbeside(void (*hammer)(void), int nreader)
 {
 	unsigned t0, t1, worst = 0;
 	int i, readers[8];
 
-	fillkpproc();
-	ctl("stop");
 	for(i = 0; i < nreader && i < 8; i++)
 		if((readers[i] = fork()) == 0)
 			for(;;)
-				if(readwhole("/dev/kpproc", big, sizeof big) < 0)
-					_exit(1);
+				hammer();
 	now();
 	for(i = 0; i < 3; i++){
 		t0 = now();
@@ -754,16 +754,89 @@ latency(int nreader)
 		if(t1 - t0 > worst)
 			worst = t1 - t0;
 	}
-	printf("atk_kprof: latency: sleep 100 ticks took at most %u ticks beside %d readers of kpproc\n", worst, nreader);
-	if(worst > 110)
-		fail("latency", "sleep 100 ticks took %u", worst);
-	else
-		ok("latency");
 	for(i = 0; i < nreader && i < 8; i++)
 		if(readers[i] > 0){
 			kill(readers[i]);
 			wait(NULL);
 		}
+	return worst;
+}
+
+static void
+readkpproc(void)
+{
+	if(readwhole("/dev/kpproc", big, sizeof big) < 0)
+		_exit(1);
+}
+
+/*
+ * latency: readers of a full kpproc, one a processor, while this
+ * process sleeps 100 ticks three times: a read holds procs, the
+ * scheduler's lock, while it prints 300-odd lines, and the sleeper's
+ * wakeup waits for it.
+ */
+static void
+latency(int nreader)
+{
+	unsigned worst;
+
+	fillkpproc();
+	ctl("stop");
+	worst = sleepbeside(readkpproc, nreader);
+	printf("atk_kprof: latency: sleep 100 ticks took at most %u ticks beside %d readers of kpproc\n", worst, nreader);
+	if(worst > 110)
+		fail("latency", "sleep 100 ticks took %u", worst);
+	else
+		ok("latency");
+}
+
+static char	*gmonbuf;	/* room for all of kpgmon: Gmonmax */
+static int	gmonfd;		/* kpgmon, open for readgmon */
+
+static void
+opengmon(void)
+{
+	int fd;
+
+	if((fd = open("/dev/kpgmon", O_RDONLY)) >= 0)
+		close(fd);
+}
+
+/* Read kpgmon whole in one read. */
+static void
+readgmon(void)
+{
+	seek(gmonfd, 0, 0);
+	read(gmonfd, gmonbuf, Gmonmax);
+}
+
+/*
+ * gmonwait: processes that open kpgmon again and again, and then
+ * that read it whole again and again, while this one sleeps 100 ticks
+ * three times beside each.  An open makes the file whole: a histogram
+ * record for every 65535 ticks of the busiest bin, each of every bin,
+ * so with a bin of millions (a few minutes' ticks of an idle processor
+ * at 10000 Hz; kpattack.sh has gdb put them there) it is megabytes,
+ * and the open and the read take scheduling points.
+ */
+static void
+gmonwait(int nopener)
+{
+	unsigned o, r;
+
+	if((gmonbuf = sbrk(Gmonmax)) == (void*)-1)
+		fatal("sbrk");
+	o = sleepbeside(opengmon, nopener);
+	/* Opened before the readers start: an open is longer than the sleeps. */
+	if((gmonfd = open("/dev/kpgmon", O_RDONLY)) < 0)
+		fatal("/dev/kpgmon");
+	r = sleepbeside(readgmon, nopener);
+	close(gmonfd);
+	printf("atk_kprof: gmonwait: sleep 100 ticks took at most %u ticks beside %d openers of kpgmon, %u beside readers\n", o, nopener, r);
+	if(o > 110 || r > 110)
+		fail("gmonwait", "sleep 100 ticks took %u and %u", o, r);
+	else
+		ok("gmonwait");
 }
 
 int
@@ -772,7 +845,7 @@ main(int argc, char *argv[])
 	int rounds = argc > 2 ? atoi(argv[2]) : 20;
 
 	if(argc < 2){
-		fprintf(stderr, "usage: atk_kprof ctl|forkpid|exits|offsets|gmon|arcs|leave|latency [rounds]\n");
+		fprintf(stderr, "usage: atk_kprof ctl|forkpid|exits|offsets|gmon|arcs|leave|latency|gmonwait [rounds]\n");
 		return 1;
 	}
 	if(strcmp(argv[1], "ctl") == 0)
@@ -791,6 +864,8 @@ main(int argc, char *argv[])
 		leave(rounds);
 	else if(strcmp(argv[1], "latency") == 0)
 		latency(rounds);
+	else if(strcmp(argv[1], "gmonwait") == 0)
+		gmonwait(rounds);
 	else{
 		fprintf(stderr, "atk_kprof: %s: no such case\n", argv[1]);
 		return 1;

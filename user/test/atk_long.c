@@ -1,5 +1,5 @@
 /*
- * atk_long sbrk|fork|exec|headers|dirs|free|walk: a child sleeps 100 ms while its
+ * atk_long sbrk|fork|exec|headers|dirs|free|hide|check|walk: a child sleeps 100 ms while its
  * parent makes long system calls: sbrk of 96 MB (every page zeroed),
  * fork of a 48 MB process (every page copied), exec of a program whose
  * bss is 96 MB, exec of programs with 30000 program headers, all but
@@ -171,6 +171,74 @@ freeing(void)
 }
 
 /*
+ * hide: as free, but in a process with a thread asleep beside, so
+ * that sbrk's shrink only hides the pages (kern/image.c) and its
+ * growth shows them again, each zeroed: 40 MB three times; then, the
+ * thread gone and the hidden pages freed, with another thread beside,
+ * 96 MB hidden at once.  (sbrk wants as many pages free as it grows
+ * by, hidden ones or not, so 96 MB would not fit twice.)
+ */
+static void
+hideheap(unsigned mb, int rounds)
+{
+	int i, st, p[2];
+	char c;
+
+	if(pipe(p) < 0)
+		exit(1);
+	if(rfork(RFPROC|RFMEM) == 0){
+		close(p[1]);	/* its own table's: the read ends when this process closes its p[1] */
+		read(p[0], &c, 1);
+		_exit(0);
+	}
+	for(i = 0; i < rounds; i++)
+		if(sbrk(mb*MB) == (void*)-1 || sbrk(-mb*MB) == (void*)-1)
+			printf("atk_long: sbrk failed\n");
+	close(p[0]);
+	close(p[1]);
+	wait(&st);
+}
+
+static int
+hiding(void)
+{
+	int st;
+
+	prober("hide");
+	if(fork() == 0){
+		hideheap(40, 3);
+		/* Alone in the image again: a shrink frees what is hidden. */
+		if(sbrk(4096) == (void*)-1 || sbrk(-4096) == (void*)-1)
+			printf("atk_long: sbrk failed\n");
+		hideheap(96, 1);
+		exit(0);
+	}
+	wait(&st);
+	wait(&st);
+	return 0;
+}
+
+/*
+ * check: as free, beside reads of nothing (/dev/null) into a buffer
+ * of 96 MB, which each call checks is the process's, page by page.
+ */
+static int
+checking(void)
+{
+	char *buf;
+	int i, fd, st;
+
+	prober("check");
+	if((buf = sbrk(96*MB)) == (void*)-1 || (fd = open("/dev/null", O_RDONLY)) < 0)
+		return 1;
+	for(i = 0; i < 200; i++)
+		if(read(fd, buf, 96*MB) != 0)
+			printf("atk_long: read of /dev/null failed\n");
+	wait(&st);
+	return 0;
+}
+
+/*
  * walk: as free, the prober beside stats of a path of 125 elements
  * through /tmp/walk, 850 files and b, bound under itself as b.
  */
@@ -220,6 +288,10 @@ main(int argc, char *argv[])
 		return freeing();
 	if(strcmp(kind, "walk") == 0)
 		return walking();
+	if(strcmp(kind, "hide") == 0)
+		return hiding();
+	if(strcmp(kind, "check") == 0)
+		return checking();
 	if(strcmp(kind, "exec") == 0 && mkbig() < 0){
 		printf("atk_long: cannot make /tmp/bigbss\n");
 		return 1;

@@ -12,7 +12,8 @@
  *			at most 110 ticks.
  *	churn N		open a file, remove it, then make and remove N files:
  *			the old descriptor must reach none of them.
- *	mounts		bind and unmount; binds onto removed directories; full unions.
+ *	mounts		bind and unmount; binds onto removed directories and
+ *			onto pipes; full unions.
  *	errstr		only a failing call changes errstr.
  *	longsleep	sleep(2^31-1) sleeps until killed.
  *	exec		exec takes MAXARG arguments, not one more.
@@ -240,6 +241,39 @@ mounts(void)
 			return;
 		}
 	}
+
+	/*
+	 * Binds onto a new pipe, which no name reaches again: refused,
+	 * by any path, so that they cannot fill the table for good.
+	 */
+	for(i = 0; i < 40; i++)
+		if((r = bind("/tmp", "#|", MREPL)) != -1 || errno != EINVAL){
+			printf("hostile: bind %d onto #| not refused\n", i);
+			failcall("bind onto a new pipe", r);
+			break;
+		}
+	if((r = bind("/dev/null", "#|/data1", MREPL)) != -1 || errno != EINVAL)
+		failcall("bind onto a new pipe's file", r);
+	if(chdir("#|") < 0 || (r = bind("/tmp", ".", MBEFORE)) != -1 || errno != EINVAL)
+		failcall("bind onto a new pipe as dot", r);
+	chdir("/");
+	/* Nor onto a pipe reached through a bind, which its unmount makes unreachable. */
+	mkdir("/tmp/hostile.p");
+	for(i = 0; i < 40; i++){
+		if(bind("#|", "/tmp/hostile.p", MREPL) < 0){
+			printf("hostile: bind %d of #| failed\n", i);
+			failcall("bind of a new pipe", -1);
+			break;
+		}
+		r = bind("/dev/null", "/tmp/hostile.p/data1", MREPL);
+		unmount(NULL, "/tmp/hostile.p");
+		if(r != -1 || errno != EINVAL){
+			printf("hostile: bind %d onto a bound pipe's file not refused\n", i);
+			failcall("bind onto a bound pipe's file", r);
+			break;
+		}
+	}
+	remove("/tmp/hostile.p");
 
 	unionfull(MBEFORE);
 	unionfull(MAFTER);
