@@ -24,6 +24,15 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
+# turns CASE WHAT: atk_long CASE's longest time without a turn for the
+# process beside it, on $p processors, is at most 3 ticks.
+turns() {
+	local g
+	g=$(sed -nE "s/^atk_long: $1: longest gap ([0-9]+) ticks at 10000 Hz\$/\1/p" <<<"$out")
+	echo "p$p: the longest without a turn beside $2: ${g:-?} ticks"
+	check "p$p-$1-turns" [ "${g:-9999}" -le 3 ]
+}
+
 for p in 1 2 4; do
 	dirs=
 	[ $p = 1 ] && dirs='; atk_long dirs; atk_long free; atk_long hide; atk_long check; atk_long walk; sleepers'
@@ -34,18 +43,10 @@ for p in 1 2 4; do
 		t=$(sed -nE 's/^atk_long: dirs: ([0-9]+) ticks at 10000 Hz$/\1/p' <<<"$out")
 		echo "p$p: a sleep of 1000 ticks beside readers of a directory took ${t:-?}"
 		check "p$p-dirs-on-time" [ "${t:-9999}" -le 1005 ]
-		g=$(sed -nE 's/^atk_long: free: longest gap ([0-9]+) ticks at 10000 Hz$/\1/p' <<<"$out")
-		echo "p$p: the longest without a turn beside frees of 96 MB: ${g:-?} ticks"
-		check "p$p-free-turns" [ "${g:-9999}" -le 3 ]
-		g=$(sed -nE 's/^atk_long: hide: longest gap ([0-9]+) ticks at 10000 Hz$/\1/p' <<<"$out")
-		echo "p$p: the longest without a turn beside hidden pages shown again: ${g:-?} ticks"
-		check "p$p-hide-turns" [ "${g:-9999}" -le 3 ]
-		g=$(sed -nE 's/^atk_long: check: longest gap ([0-9]+) ticks at 10000 Hz$/\1/p' <<<"$out")
-		echo "p$p: the longest without a turn beside reads into 96 MB: ${g:-?} ticks"
-		check "p$p-check-turns" [ "${g:-9999}" -le 3 ]
-		g=$(sed -nE 's/^atk_long: walk: longest gap ([0-9]+) ticks at 10000 Hz$/\1/p' <<<"$out")
-		echo "p$p: the longest without a turn beside long walks: ${g:-?} ticks"
-		check "p$p-walk-turns" [ "${g:-9999}" -le 3 ]
+		turns free 'frees of 96 MB'
+		turns hide 'hidden pages shown again'
+		turns check 'reads into 96 MB'
+		turns walk 'long walks'
 		sed -n 's/^sleepers: \(in .*\)/p1: \1/p' <<<"$out"
 		has "p$p-sleepers-stay-asleep" '^sleepers: ok$'
 	fi
