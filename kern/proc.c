@@ -84,6 +84,7 @@ newproc(void)
 	p->pid = nextpid++;
 	p->killed = 0;	/* under procs: a kill may come as soon as the pid is there */
 	p->kpin = 0;	/* and kpctl's pid N, which sets it (kern/kpproc.c) */
+	p->noteid = p->pid;	/* and a ^C of the slot's last group (pkillgrp) */
 	unlock(&procs);
 	if((p->kstack = kmalloc(KSTACK)) == nil){
 		freeproc(p);
@@ -101,7 +102,6 @@ newproc(void)
 	p->context->pc = (uint)forkret;
 	p->status = 0;
 	p->parent = nil;
-	p->noteid = p->pid;
 	p->img = nil;
 	p->pgdir = nil;
 	p->ticks = p->profticks = p->profowed = 0;
