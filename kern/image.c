@@ -137,25 +137,28 @@ dropheap(Image *im, uintptr lo, uintptr hi)
 
 /*
  * sbrk(n): move the end of the heap by n bytes, mapping or unmapping
- * whole pages, and return the old end.  A request for more pages than
- * are free fails at once, not after zeroing them all.  The heap stays
- * below USHARED.
+ * whole pages, and return the old end.  A request for more new pages
+ * than are free fails at once, not after zeroing them all; those that
+ * another thread's sbrk hid are not new.  (One that fails midway leaves
+ * pages below im->top not mapped at all, which mapuser finds for
+ * itself.)  The heap stays below USHARED.
  */
 long
 syssbrk(uint *arg)
 {
 	Image *im = up->img;
 	int n = arg[0];
-	uintptr old, new, top;
+	uintptr old, new, top, hid;
 	long r;
 
 	qlock(&im->mem);
 	old = im->brk;
 	new = old + n;
 	top = ROUNDUP(old, BY2PG);
+	hid = im->top > top ? im->top : top;	/* [top, hid): pages hidden, shown again, not new (dropheap) */
 	r = old;
 	if(n > 0 && (new < old || new > USHARED
-	|| (new > top && (new - top) / BY2PG > (uint)pagesfree())))
+	|| (new > hid && (new - hid) / BY2PG > (uint)pagesfree())))
 		r = seterr(ENOMEM, nil);
 	else if(n < 0 && (new > old || new < im->hbase))
 		r = seterr(EINVAL, "sbrk below the heap");

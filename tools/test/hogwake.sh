@@ -47,6 +47,7 @@ for p in 1 2 4; do
 		turns hide 'hidden pages shown again'
 		turns check 'reads into 96 MB'
 		turns walk 'long walks'
+		hasnt "p$p-sbrk-hidden" '^atk_long: sbrk failed$'
 		sed -n 's/^sleepers: \(in .*\)/p1: \1/p' <<<"$out"
 		has "p$p-sleepers-stay-asleep" '^sleepers: ok$'
 	fi

@@ -175,8 +175,8 @@ freeing(void)
  * that sbrk's shrink only hides the pages (kern/image.c) and its
  * growth shows them again, each zeroed: 40 MB three times; then, the
  * thread gone and the hidden pages freed, with another thread beside,
- * 96 MB hidden at once.  (sbrk wants as many pages free as it grows
- * by, hidden ones or not, so 96 MB would not fit twice.)
+ * 96 MB hidden at once, twice: shown again, they need no free pages,
+ * of which there are fewer than 96 MB's.
  */
 static void
 hideheap(unsigned mb, int rounds)
@@ -210,7 +210,7 @@ hiding(void)
 		/* Alone in the image again: a shrink frees what is hidden. */
 		if(sbrk(4096) == (void*)-1 || sbrk(-4096) == (void*)-1)
 			printf("atk_long: sbrk failed\n");
-		hideheap(96, 1);
+		hideheap(96, 2);
 		exit(0);
 	}
 	wait(&st);
