@@ -38,14 +38,16 @@ main(int argc, char *argv[])
 		}
 		to = path;
 	}
-	if(stat(to, &d) == 0 && s.type == d.type && s.qid == d.qid){
-		fprintf(stderr, "mv: %s and %s are the same file\n", argv[1], to);
-		return 1;
-	}
-	/* Copied into a device (/dev/null, the console), the file would be gone. */
-	if(stat(to, &d) == 0 && d.type != s.type){
-		fprintf(stderr, "mv: %s: a device's file, not one to move to\n", to);
-		return 1;
+	if(stat(to, &d) == 0){
+		if(s.type == d.type && s.qid == d.qid){
+			fprintf(stderr, "mv: %s and %s are the same file\n", argv[1], to);
+			return 1;
+		}
+		/* Copied into a device (/dev/null, the console), the file would be gone. */
+		if(d.type != s.type){
+			fprintf(stderr, "mv: %s: a device's file, not one to move to\n", to);
+			return 1;
+		}
 	}
 	if((in = open(argv[1], O_RDONLY)) < 0){
 		warn(argv[1]);
