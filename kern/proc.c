@@ -39,11 +39,8 @@ static void
 forkret(void)
 {
 	unlock(&procs);
-	if(up->killed){
-		/* Killed before it first ran: it dies before its first user instruction. */
-		sti();
-		pexit(255);
-	}
+	if(up->killed)
+		pexit(255);	/* killed before it first ran: it dies before its first user instruction */
 	if(up->profowed)
 		profapply(up->ureg);
 }
@@ -461,13 +458,20 @@ pfork(int flags)
 	return pid;
 }
 
-/* End the current process; its parent collects status with wait. */
+/*
+ * End the current process; its parent collects status with wait.
+ * Interrupts on, whatever way it came: a process killed in user mode
+ * dies in the trap that brought it in (a clock tick, a fault), with
+ * them off, and freeing 96 MB then kept the processor 2 ms with its
+ * clock stopped, no scheduling point taken.
+ */
 void
 pexit(int status)
 {
 	Proc *p;
 	int i;
 
+	sti();
 	if(up == initproc)
 		panic("init exited with status %d", status);
 	for(i = 0; i < NFD; i++)

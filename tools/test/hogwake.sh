@@ -11,7 +11,10 @@
 # its end (without the points, 17 late: a read is 38 ticks); and a
 # process that reads the clock again and again beside sbrk giving back
 # 96 MB, and exits of 96 MB, goes at most 3 ticks without a turn
-# (without the points in freeing, 23), and so does one beside sbrk
+# (without the points in freeing, 23; and 22 beside one killed as it
+# spins, which died in the clock's trap with interrupts off: the
+# prober times its turns by the time-stamp counter, as a processor
+# with interrupts off loses ticks), and so does one beside sbrk
 # showing again 40 MB that a thread's image had hidden (without a
 # point at each hidden page zeroed, 48) and hiding 96 MB (without a
 # point at each table, 5), and one beside reads of nothing into a

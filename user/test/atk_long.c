@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "clock.h"
+#include "lib/check.h"
 
 enum { MB = 1024*1024 };
 
@@ -128,23 +129,30 @@ readdirs(int n)
 
 /*
  * free: a prober that reads the clock again and again for 300 ms, and
- * says the longest it went without a turn, while this process grows
+ * says the longest it went without a turn (timed by the time-stamp
+ * counter, in ticks at their mean rate: a processor with interrupts
+ * off loses ticks, which then cannot time it), while this process grows
  * by 96 MB and gives it back, twice, and two children grow by 96 MB
- * and exit: on 1 processor a gap is a stretch the others kept it.
+ * and exit, and one more is killed as it spins with 96 MB, to die at
+ * a clock tick, a trap from user mode: on 1 processor a gap is a
+ * stretch the others kept it.
  */
 static void
 prober(char *kind)
 {
-	unsigned t, last, start, gap = 0, hz;
+	unsigned t, start, hz;
+	unsigned long long c, last, first, gap = 0;
 
 	if(fork() == 0){
-		start = last = clockticks(&hz);
+		start = clockticks(&hz);
+		first = last = tsc();
 		while((t = clockticks(&hz)) - start < hz*3/10){
-			if(t - last > gap)
-				gap = t - last;
-			last = t;
+			if((c = tsc()) - last > gap)
+				gap = c - last;
+			last = c;
 		}
-		printf("atk_long: %s: longest gap %u ticks at %u Hz\n", kind, gap, hz);
+		printf("atk_long: %s: longest gap %u ticks at %u Hz\n", kind,
+			(unsigned)((gap * (t - start) + (last - first) / 2) / (last - first)), hz);
 		exit(0);
 	}
 }
@@ -152,7 +160,8 @@ prober(char *kind)
 static int
 freeing(void)
 {
-	int i, st;
+	int i, st, pid, p[2];
+	char c;
 
 	prober("free");
 	for(i = 0; i < 2; i++)
@@ -166,6 +175,21 @@ freeing(void)
 			exit(0);
 		}else
 			wait(&st);
+	if(pipe(p) < 0 || (pid = fork()) < 0)
+		printf("atk_long: fork failed\n");
+	else if(pid == 0){
+		if(sbrk(96*MB) == (void*)-1)
+			printf("atk_long: sbrk failed\n");
+		write(p[1], "", 1);
+		for(;;)
+			;
+	}else{
+		read(p[0], &c, 1);
+		kill(pid);
+		wait(&st);
+		close(p[0]);
+		close(p[1]);
+	}
 	wait(&st);
 	return 0;
 }
