@@ -263,7 +263,7 @@ typedef struct Profil {
 /* pcsample(2) state of a memory image: as Profil */
 typedef struct Pcsample {
 	uintptr	buf;		/* user address of the samples; 0 when off */
-	uint	max;		/* room in buf, in samples */
+	uint	max;		/* room in buf, in samples; down to a slot that could not be written */
 	uint	n;		/* slots taken in this invocation: profapply's lock xadd */
 	int	called;		/* pcsample has been called since exec */
 } Pcsample;

@@ -33,7 +33,7 @@ extern void	trapret(void);
 /*
  * A new process's first swtch, from the scheduler, arrives here with
  * procs held: let go of it, and return into trapret (newproc), a way
- * back to user mode, where the ticks owed to profilers are counted.
+ * back to user mode, counting the ticks owed to profilers as trap does.
  */
 static void
 forkret(void)
@@ -41,6 +41,7 @@ forkret(void)
 	unlock(&procs);
 	if(up->killed)
 		pexit(255);	/* killed before it first ran: it dies before its first user instruction */
+	cli();	/* as trap's count: letting go of procs turned interrupts on */
 	if(up->profowed)
 		profapply(up->ureg);
 }

@@ -90,14 +90,18 @@ setprofimg(Image *im)
 /*
  * The samples of n ticks (one or more) at pc into pcsample's buffer
  * buf, as profapply read it after the switch: a slot each, taken with a
- * lock xadd on ps->n and given back if it is past max.  Then
- * profapply's end: the processor's mark goes.  Apart, so that profil
- * alone pays nothing for it.
+ * lock xadd on ps->n and given back if it is past max.  A slot that
+ * cannot be written turns sampling off and brings max down to it, the
+ * least such slot if threads fail at once, so that the count the next
+ * call returns, min(n, max), is of slots written (or being written by
+ * a processor that profdrain waits for).  Then profapply's end: the
+ * processor's mark goes.  Apart, so that profil alone pays nothing
+ * for it.
  */
 static __attribute__((noinline)) void
 pcsapply(Pcsample *ps, uintptr buf, uint n, uint pc)
 {
-	uint i;
+	uint i, max;
 
 	do{
 		if((i = xadd(&ps->n, 1)) >= ps->max){
@@ -106,6 +110,8 @@ pcsapply(Pcsample *ps, uintptr buf, uint n, uint pc)
 		}
 		if(uput32(buf + 4*i, pc) < 0){
 			ps->buf = 0;
+			while((max = ps->max) > i && !__sync_bool_compare_and_swap(&ps->max, max, i))
+				;
 			break;
 		}
 	}while(--n > 0);

@@ -12,6 +12,9 @@
 # of uaddsat16's swaps, 20 adds, as a thread writing it without pause
 # may: each add gives up after 64 swaps (Maxswaps, kern/fns.h), where
 # it spun on, interrupts off, for as long as the writes went on.
+# Last, as atk_prof churn starts threads in images that profile, gdb
+# owes 10 of them a tick as they first run (forkret), and their looks
+# too find interrupts off; before the fix, about half had them on.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
@@ -62,12 +65,37 @@ while adds < 20 and longest <= 1000:
         gdb.execute("set var *(unsigned short*)$%s += 1" % reg)
 print("profrace: %d adds under writes, the longest %d swaps" % (adds, longest))
 gdb.execute("delete")
+# A new thread's first way back (forkret), in an image that profiles:
+# a tick may fall after the scheduler's lock goes, which turned
+# interrupts on.  gdb owes it one there, and its look must find them
+# off as well.
+firsts = on = 0
+while firsts < 10:
+    gdb.execute("hbreak forkret", to_string=True)
+    gdb.execute("continue", to_string=True)
+    gdb.execute("delete")
+    if int(gdb.parse_and_eval("$up()->img->prof.span")) == 0:
+        continue
+    cpu = gdb.selected_thread().num
+    gdb.execute("set var $up()->profowed = 1")
+    for pc in sorted(looks):
+        gdb.execute("hbreak *%d" % pc, to_string=True)
+    while True:
+        gdb.execute("continue", to_string=True)
+        if gdb.selected_thread().num == cpu:
+            break
+    gdb.execute("delete")
+    firsts += 1
+    if int(gdb.parse_and_eval("$eflags")) & 0x200:
+        on += 1
+print("profrace: %d first looks of new threads, %d with interrupts on" % (firsts, on))
 gdb.execute("continue")
 EOF
 
-gdbguest "$T/race.py" -p 2 -a 'hz=10000' -c 'atk_prof mix 300'
+gdbguest "$T/race.py" -p 2 -a 'hz=10000' -c 'atk_prof mix 300; atk_prof churn 300'
 check guest-status [ "$st" = 0 ]
 has atk_prof-mix '^atk_prof: mix: ok$'
+has atk_prof-churn '^atk_prof: churn: ok$'
 out=$(cat "$T/gdb")
 read -r looks sys on <<<"$(sed -nE 's/^profrace: ([0-9]+) looks \([0-9]+ instructions\): ([0-9]+) on a system call.s way back, ([0-9]+) with interrupts on$/\1 \2 \3/p' <<<"$out")"
 echo "profrace: ${looks:-?} looks, ${sys:-?} after a system call, ${on:-?} with interrupts on"
@@ -78,6 +106,10 @@ read -r adds swaps <<<"$(sed -nE 's/^profrace: ([0-9]+) adds under writes, the l
 echo "profrace: ${adds:-?} adds under writes, the longest ${swaps:-?} swaps"
 check adds-under-writes [ "${adds:-0}" = 20 ]
 check adds-bounded [ "${swaps:-1001}" -le 64 ]
+read -r firsts on <<<"$(sed -nE 's/^profrace: ([0-9]+) first looks of new threads, ([0-9]+) with interrupts on$/\1 \2/p' <<<"$out")"
+echo "profrace: ${firsts:-?} first looks of new threads, ${on:-?} with interrupts on"
+check first-looks-10 [ "${firsts:-0}" = 10 ]
+check first-looks-interrupts-off [ "${on:-1}" = 0 ]
 [ "$fail" = 0 ] || sed 's/^/	| /' "$T/gdb" | tail -20
 
 summary profrace

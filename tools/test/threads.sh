@@ -78,9 +78,12 @@ done
 
 # A buffer on a thread's own stack (threadtest's stack-* checks, also
 # run above), on 8 processors too: refused while there are threads, and
-# no thread's copy of it written.
-guest -d -i 3 -p 8 -a 'hz=10000' -t 300 -c "cat /dev/textsum; threadtest -stack; cat /dev/textsum"
+# no thread's copy of it written; and atk_prof's shrink, whose
+# pcsample counts must be the slots written, its four threads failing
+# at once on as many processors.
+guest -d -i 3 -p 8 -a 'hz=10000' -t 300 -c "cat /dev/textsum; threadtest -stack; atk_prof shrink 300; cat /dev/textsum"
 has "threadtest-stack-8" '^threadtest: ok$'
+has "atk_prof-shrink-8" '^atk_prof: shrink: ok$'
 hasnt "threadtest-stack-8-no-fail" '^FAIL'
 textintact "threads-stack-8-text-intact"
 

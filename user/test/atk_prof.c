@@ -224,6 +224,38 @@ shrinkonce(char *p, unsigned long on, unsigned long off, unsigned long *counted)
 }
 
 /*
+ * pcsample's count against the slots written: K slots at the end of
+ * the first of the two heap pages at p, the rest in the second, which
+ * sbrk takes away (hidden with threads, freed without) as soon as
+ * sampling is on; the ticks fill the K and fail at the next, which
+ * turns sampling off.  The count
+ * the next call returns must be K, each of them a sample (it counted
+ * the slot that failed too, one for each thread that failed).
+ */
+static void
+pcscount(char *p, char *name)
+{
+	enum { K = 256 };	/* more than the ticks sbrk takes */
+	uintptr_t *s = (uintptr_t*)(p + PGSIZE) - K;
+	long n, i;
+
+	memset(s, 0, 4*K);
+	pcsample(s, K + PGSIZE/4);
+	if(sbrk(-PGSIZE) == (void*)-1)
+		fatal("sbrk");
+	spin(K + 20);
+	n = pcsample(NULL, 0);
+	if(sbrk(PGSIZE) != p + PGSIZE)
+		fatal("sbrk");
+	for(i = 0; i < K && s[i] != 0; i++)
+		;
+	if(n != K || i != K)
+		fail(name, "pcsample returned %ld, %ld of the %d slots below the page taken away written", n, i, K);
+	else
+		ok(name);
+}
+
+/*
  * Counters and samples on either side of a page table's boundary, in
  * heap that main takes away (hidden, as the image has threads) and
  * gives back while the threads tick: given back, it is zero (a tick
@@ -255,6 +287,7 @@ shrink(void)
 			break;
 		}
 	}
+	pcscount(p, "shrink-pcsample-count");
 	stop = 1;
 	waitn(NTHR);
 	if(!bad && counted == 0)
@@ -269,6 +302,7 @@ shrink(void)
 		}
 	}
 	ok("shrink-freed");
+	pcscount(p, "shrink-pcsample-count-freed");
 }
 
 /*
