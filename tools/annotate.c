@@ -15,10 +15,12 @@
  * goes to the next one that does.  Only the bins that the flat profile
  * credits to the function count (a bin goes to the function that holds
  * its first byte), so the column adds up to the function's row there;
- * % is of those ticks.  Above each run of instructions of one source
- * line is that line, from the kernel's DWARF (tools/pprof.c's dwline),
- * with its text, read as kprof -l reads it: relative to the current
- * directory.
+ * % is of those ticks.  The next function's instructions that start in
+ * the function's last bin have that bin's ticks, so they are shown too,
+ * after a heading that names them.  Above each run of instructions of
+ * one source line is that line, from the kernel's DWARF
+ * (tools/pprof.c's dwline), with its text, read as kprof -l reads it:
+ * relative to the current directory.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -153,8 +155,8 @@ annotate(Symtab *k, const uint32_t *cell, uint64_t nbins, const char *fn)
 	char *l, *e, *file, *lastfile;
 	size_t cap;
 	uint64_t b, first, last, next, ticks, t, tenths;
-	uint32_t start, end, pc;
-	int i, st, n, line, lastline;
+	uint32_t start, end, stop, dumpend, pc;
+	int i, j, shown, st, n, line, lastline;
 	const char *fl;
 
 	for(i = 0; i < k->nsym; i++)
@@ -164,11 +166,21 @@ annotate(Symtab *k, const uint32_t *cell, uint64_t nbins, const char *fn)
 		fatal("-a: %s has no function %s", k->path, fn);
 	start = k->sym[i].addr;
 	end = i + 1 < k->nsym ? k->sym[i+1].addr : k->textbase + k->textsize;
-	/* The bins whose first byte is in the function: first to last-1. */
+	/*
+	 * The bins whose first byte is in the function: first to last-1;
+	 * the instructions shown are those that start before the end of
+	 * the last, stop, disassembled to the end of the function there,
+	 * dumpend, so that the last is whole.
+	 */
 	first = (start - k->textbase + KPBINSIZE-1) / KPBINSIZE;
 	last = (end - k->textbase + KPBINSIZE-1) / KPBINSIZE;
 	if(last > nbins)
 		last = nbins;
+	stop = k->textbase + last*KPBINSIZE;
+	if(stop > k->textbase + k->textsize)
+		stop = k->textbase + k->textsize;
+	j = symfind(k, stop - 1);
+	dumpend = j + 1 < k->nsym ? k->sym[j+1].addr : k->textbase + k->textsize;
 	ticks = 0;
 	for(b = first; b < last; b++)
 		ticks += cell[2+b];
@@ -181,18 +193,23 @@ annotate(Symtab *k, const uint32_t *cell, uint64_t nbins, const char *fn)
 	if(n < 0)
 		fatal("%s: %s", k->path, strerror(errno));
 	dw = dwarf_begin(n, DWARF_C_READ);
-	f = objdump(k->path, start, end, &pid);
+	f = objdump(k->path, start, dumpend, &pid);
 	l = NULL;
 	cap = 0;
 	next = first;
 	lastfile = NULL;
 	lastline = 0;
+	shown = i;
 	while(getline(&l, &cap, f) > 0){
 		/* An instruction is `c0109230:<tab>push   %ebp'; the rest are headings. */
 		pc = strtoul(l, &e, 16);
-		if(e == l || e[0] != ':' || e[1] != '\t' || pc < start || pc >= end)
+		if(e == l || e[0] != ':' || e[1] != '\t' || pc < start || pc >= stop)
 			continue;
 		e[strcspn(e, "\n")] = '\0';
+		if(pc >= end && (j = symfind(k, pc)) != shown){
+			printf("\t\t\t(%s, in the same bin)\n", k->sym[j].name);
+			shown = j;
+		}
 		line = dwline(dw, pc, &fl);
 		file = line > 0 ? (char*)fl : NULL;
 		if(line > 0 && (lastfile == NULL || line != lastline || strcmp(file, lastfile) != 0))

@@ -68,6 +68,39 @@ ticks\t  %%\taddress\tinstruction
 '
 expect bin-with-no-start 0 -a g ak ad
 
+# Kernel ab: p's mov runs over into bin 1, where q starts, and the flat
+# profile credits bin 1 to p: its ticks are at q's first instruction,
+# shown after p's, so that p's column adds up to its row.
+fixtures annotate "the kernel ab" asm ab 0xc0100000 <<'EOF'
+	.text
+	.globl	p
+	.type	p,@function
+p:	.fill	6,1,0x90
+	mov	$0x12345678,%eax
+	.globl	q
+	.type	q,@function
+q:	ret
+	.fill	4,1,0x90
+EOF
+mkdata abd 5 5 2 0:2 1:3
+want 'p: 5 ticks, 100.0%% of the kernel'"'"'s 5
+ticks\t  %%\taddress\tinstruction
+2\t 40.0\tc0100000:\tnop
+\t\tc0100001:\tnop
+\t\tc0100002:\tnop
+\t\tc0100003:\tnop
+\t\tc0100004:\tnop
+\t\tc0100005:\tnop
+\t\tc0100006:\tmov    $0x12345678,%%eax
+\t\t\t(q, in the same bin)
+3\t 60.0\tc010000b:\tret
+\t\tc010000c:\tnop
+\t\tc010000d:\tnop
+\t\tc010000e:\tnop
+\t\tc010000f:\tnop
+'
+expect bin-of-next-function 0 -a p ab abd
+
 # Bad input.
 want '' 'kprof: -a: ak has no function nosuch\n'
 expect no-such-function 1 -a nosuch ak ad

@@ -94,6 +94,19 @@ mkdata dsat 4294967295 4294967295 14 0:4294967295
 want 'f 4294967295\ng 4294967295\n'
 expect folded-saturated 0 -s sk sat dsat
 
+# A kernel leaf is credited by its bin, as the flat profile credits
+# it, so that self ticks are the flat rows: sb's g starts 4 bytes into
+# bin 1, which is f's, and c010000d, in g, is counted in bin 1.
+fixtures flame "the kernel sb" nopelf sb 0xc0100000 f:12 g:20
+printf '3 c010000d\n2 c0100011 c010000a\n' >sbs
+mkdata sbd 5 5 4 1:3 2:2
+wantkprof 5 5 - '3\t 60.0\tf' '2\t 40.0\tg'
+expect leaf-bin-flat 0 sb sbd
+want 'f 3\nf;g 2\n'
+expect leaf-bin-folded 0 -s sb sbs sbd
+want 'total: 5\nself\t  %%\tincl\t  %%\tsym\n3\t 60.0\t5\t100.0\tf\n2\t 40.0\t2\t 40.0\tg\n'
+expect leaf-bin-self 0 -i sb sbd sbs
+
 # o/kernel, with pcs a few bytes into functions its symbols name now.
 missing=
 for f in alltraps trap syscall sysread devread memmove lock idle; do

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# tools/profile fails loudly: bad options, a command the guest cannot
-# find, and a guest that does not finish each exit non-zero with the
-# reason, and leave no directory in /tmp; kpstack's absence and its
-# emptiness are told apart.  (flame.sh runs it when all goes well.)
+# tools/profile fails loudly: bad options (-D with the boot's among
+# them), a command the guest cannot find, and a guest that does not
+# finish each exit non-zero with the reason, and leave no directory in
+# /tmp; kpstack's absence and its emptiness are told apart.  (flame.sh runs it when all goes well.)
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
@@ -55,5 +55,14 @@ if [ -s "$T/p/kpstack" ]; then
 else
 	check short-empty-said grep -qx "tools/profile: kpstack is empty, no tick found the kernel: no stacks, no flame graph" "$T/out"
 fi
+
+# -D compares two such directories and boots nothing, so the boot's
+# options are refused (status 2), not ignored.
+for bad in "-x" "-q" "-p 1" "-t 5"; do
+	# shellcheck disable=SC2086
+	tools/profile $bad -D "$T/p" "$T/p" >"$T/out" 2>&1
+	st=$?
+	check "diff${bad// /}-refused" [ "$st" = 2 -a ! -e "$T/p/diff.html" ]
+done
 
 summary profile

@@ -10,7 +10,8 @@
  * found the CPU; the others are return addresses, so each is named
  * by the byte before it, the call, which may be the last instruction
  * of its function.  A pc is credited as the flat profile credits it (to
- * the function whose text holds it, padding to the function before);
+ * the function whose text holds it, padding to the function before; a
+ * kernel leaf, by the first byte of its bin);
  * a pc before the first symbol, or a user pc when no program is given
  * or outside its text, is named by its address in hex.  The mark is no
  * frame of the folded stack, but for a line of the mark alone, the
@@ -233,7 +234,9 @@ bypath(const void *va, const void *vb)
  * The key of the symbol that names pc, a frame of a path: a kernel
  * symbol's number, or k's count and a user symbol's number; NOKEY for a
  * pc of no symbol.  A leaf is named by its pc, a return address by the
- * call before it.
+ * call before it.  A kernel leaf is named by its bin's first byte, as
+ * the flat profile credits the bin, so that a function's self ticks
+ * are its row there even where a bin holds the ends of two functions.
  */
 static uint32_t
 symkey(Symtab *k, Symtab *u, uint32_t pc, int user, int leaf)
@@ -244,6 +247,8 @@ symkey(Symtab *k, Symtab *u, uint32_t pc, int user, int leaf)
 	if(t == NULL)
 		return NOKEY;
 	pc -= !leaf;
+	if(!user && leaf)
+		pc -= (pc - t->textbase) % KPBINSIZE;
 	if(user && pc - t->textbase >= t->textsize)
 		return NOKEY;
 	sym = symfind(t, pc);
