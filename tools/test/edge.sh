@@ -4,7 +4,12 @@
 # ignore them too; directories as deep as a path reaches; a program
 # with a segment in the stack's 4 MB, with threads; writers and readers
 # of pipes killed as they wait; kpctl's pid N at children that exit;
-# a program whose file's name holds a newline; binds over #c's files.
+# a program whose file's name holds a newline; binds over #c's files;
+# and user/test/atk_fs.c: the root file system raced from four
+# processes, filled, and truncated under a reader, every call with
+# pointers and lengths at their edges, pipes whose ends are killed
+# mid-transfer, kills of a process and its parent at once, threads
+# waiting each for its own child, and arcs on and off beside forks.
 # On 1, 2 and 8 processors under -d and on 4 without; after each boot
 # the kernel's text is unchanged and the free pages and heap are back.
 cd "$(dirname "$0")/../.." || exit 1
@@ -15,14 +20,18 @@ for how in "-d -p 1" "-d -p 2" "-d -p 8" "-p 4"; do
 	n=${how// /}
 	run=
 	for c in "${cases[@]}"; do run+="atk_edge $c; "; done
+	run+="atk_fs edges; atk_fs race 200; atk_fs trunc 100; atk_fs pipes; atk_fs fill; atk_fs notes 40; "
 	# shellcheck disable=SC2086
 	guest $how -a hz=1000 -t 400 -c "cat /dev/textsum; cat /dev/sysstat; ${run}cat /dev/sysstat; cat /dev/textsum"
 	for c in "${cases[@]}"; do
 		has "$c$n" "^atk_edge: $c: ok$"
 	done
+	for c in edges race trunc pipes fill notes; do
+		has "fs-$c$n" "^atk_fs: $c: ok$"
+	done
 	# name's three runs each die on one line that names the file, newline as '?'
 	check "name-fault-lines$n" [ "$(grep -cE '^evil\?name 1 2: pid [0-9]+: trap 14 ' <<<"$out")" = 3 ]
-	hasnt "no-failure$n" '^atk_edge: .*FAIL|panic|kernel trap'
+	hasnt "no-failure$n" '^atk_(edge|fs): .*FAIL|panic|kernel trap'
 	textintact "text-intact$n"
 	pagesback "pages-heap-back$n"
 done
