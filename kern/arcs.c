@@ -28,9 +28,9 @@
  * spins until the patching processor is done.  No processor
  * runs the text being changed, then, but through an NMI, whose path
  * (kprofnmi and what it calls) is NOPROF and never changes.  A
- * processor stopped so holds no spin lock (the IPI came with
- * interrupts on), so the patcher, which holds none either, never waits
- * for one.
+ * processor stopped so holds no ilock (the IPI came with interrupts
+ * on), but may hold a lock taken with them on; the patcher holds none,
+ * and neither it nor fn takes one, so none waits for a stopped one.
  */
 #include "u.h"
 #include "mem.h"
