@@ -70,9 +70,10 @@ static QLock	kproflk = { .lk.name = "kprof" };
  * and QEMU's turns share each tick's among those that run, not those
  * halted in idle: so T is the instructions of the ticks at which some
  * processor ran (the clock's time less the ticks that found them all
- * idle), and n the ticks that found a processor busy.  A process
- * alone on two processors, the other idle, has all of a tick's
- * instructions; two side by side half each.
+ * idle), and n the ticks counted that found a processor busy.  A
+ * process alone on two processors, the other idle, has all of a tick's
+ * instructions; two side by side half each, and a tick of each in two
+ * counts (dev/kpnmi.c, thinned).
  */
 static uint
 kpself(void)
@@ -83,12 +84,12 @@ kpself(void)
 
 	for(k = 0; k < nmach; k++){
 		p = mach[k].kp;
-		c = p->cycles + (uvlong)Kpoutside * p->cell[KPTOTAL] + Kpoutkernel * p->cell[KPKERNEL];
+		c = p->cycles + (uvlong)Kpoutside * (p->cell[KPTOTAL] + p->thin) + Kpoutkernel * p->cell[KPKERNEL];
 		n = (uvlong)p->cell[KPTOTAL] + p->skip;
 		if(!virtualclock && c < t)
 			r += (c * n + (t - c) / 2) / (t - c);
 		cs += c;
-		all += n;
+		all += n + p->thin;
 		busy += n - p->idle;
 		allidle += p->allidle;
 	}

@@ -193,7 +193,8 @@ stackreset(Mach *m)
 	k->nstack = 0;
 	k->cut = 0;
 	k->cycles = 0;
-	k->skip = k->idle = k->allidle = 0;
+	k->skip = k->idle = k->allidle = k->thin = 0;
+	k->thinseed = Thinseed + m->id;
 	k->head = k->tail = 0;
 	drainunlock(m);
 }

@@ -227,8 +227,6 @@ static uvlong	nmitime, nmit0;	/* time-stamp counts it was on till nmit0, when it
 
 enum {
 	Nmiseed	= 2463534242U,	/* the generator's first state */
-	Lcgmul	= 1664525,	/* its multiplier and increment (Numerical Recipes') */
-	Lcgadd	= 1013904223,
 };
 
 void

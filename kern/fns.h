@@ -40,6 +40,10 @@ void	nmiclock(int);
 void	nmiclocknext(void);
 uvlong	nmiclocktime(int);
 extern int	nmirandom;	/* kprof's clock draws its intervals at random */
+enum {
+	Lcgmul	= 1664525,	/* the multiplier and increment of the kernel's linear congruential generators (Numerical Recipes') */
+	Lcgadd	= 1013904223,
+};
 extern int	clockgsi;
 
 /* arcs.c */
@@ -333,18 +337,23 @@ long	kpprocread(void*, long, uvlong);
 
 /*
  * kpproc.c's scope and count, inline in kprof's NMI: whether a tick of
- * p (nil for none) is in scope, and if so one more for p, user or
- * kernel.  Only the processor p runs on writes p's counts.  Idle, p
- * nil, is never in scope.
+ * p (nil for none) is in scope (kpinscope), and if so one more for p,
+ * user or kernel (kpproctick).  Only the processor p runs on writes
+ * p's counts.  No process, p nil, is in scope only while all is.
  */
+static inline int
+kpinscope(Proc *p)
+{
+	return p == nil ? !kpscoped : p->kpin >= kpscoped;
+}
+
 static inline int
 kpproctick(Proc *p, uint kernel)
 {
-	if(p == nil)
-		return !kpscoped;
-	if(p->kpin < kpscoped)
+	if(!kpinscope(p))
 		return 0;
-	satinc(&p->kpticks[kernel]);
+	if(p != nil)
+		satinc(&p->kpticks[kernel]);
 	return 1;
 }
 

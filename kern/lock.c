@@ -114,9 +114,12 @@ lock(Lock *l)
 
 	if(holding(l))
 		panic("lock %s: already held (at pc %#x)", l->name, l->pc);
-	while(xchg(&l->locked, 1) != 0)
+	while(xchg(&l->locked, 1) != 0){
+		m->spinning = 1;
 		while(((volatile Lock*)l)->locked)
 			pause();
+		m->spinning = 0;
+	}
 	l->m = m;
 	l->pc = (uint)__builtin_return_address(0);
 	l->intr = 0;

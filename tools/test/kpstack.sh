@@ -78,7 +78,7 @@ echo stacks ON > /dev/kpctl
 echo stacks off > /dev/kpctl
 cat /dev/kpctl
 echo startclr > /dev/kpctl
-echo a 15000000 > /dev/spinctl & echo c 5000000 > /dev/spinctl
+echo a 30000000 > /dev/spinctl & echo c 10000000 > /dev/spinctl
 echo stop > /dev/kpctl
 echo == off
 cat /dev/kpstack
@@ -87,7 +87,7 @@ cat /dev/kpdata > /dev/eia1
 echo stacks on > /dev/kpctl
 cat /dev/kpctl
 echo startclr > /dev/kpctl
-echo a 15000000 > /dev/spinctl & echo c 5000000 > /dev/spinctl
+echo a 30000000 > /dev/spinctl & echo c 10000000 > /dev/spinctl
 echo stop > /dev/kpctl
 cat /dev/kpdata /dev/kpstack > /dev/eia1
 echo END > /dev/eia1

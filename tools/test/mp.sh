@@ -88,7 +88,8 @@ PY
 # the processors in turn, and a processor's ticks count the time of
 # both: a tick samples the workload fairly only while both make
 # progress, and a processor waiting for its turn is sampled where its
-# last one ended.  Both loops pause every 256 iterations (dev/devspin.c),
+# last one ended; and as both run, each counts half its ticks
+# (dev/kpnmi.c, thinned).  Both loops pause every 256 iterations (dev/devspin.c),
 # which ends a turn at a pc of the loop itself, so that the turns are
 # even with kprof's NMI clock on.  Each process takes turns of 3 parts
 # in spina and 1 in chainc, 25 of them: 18,000 ticks, whose share has a
@@ -101,8 +102,8 @@ PY
 # stacks, merged over the processors, sum to cell 1, and chainc's are
 # all chainc <- chainb <- chaina <- spinwrite, as many as its bins hold.
 guest -T -d -p 2 -a 'hz=10000' -t 600 -o "$T/spin" -c "bind -a '#S' /dev; bind -a '#T' /dev
-echo 'echo a 1500000 > /dev/spinctl' > /tmp/t
-echo 'echo c 500000 > /dev/spinctl' >> /tmp/t
+echo 'echo a 3000000 > /dev/spinctl' > /tmp/t
+echo 'echo c 1000000 > /dev/spinctl' >> /tmp/t
 cat /tmp/t /tmp/t /tmp/t /tmp/t /tmp/t > /tmp/t5
 cat /tmp/t5 /tmp/t5 /tmp/t5 /tmp/t5 /tmp/t5 > /tmp/t25
 echo startclr > /dev/kpctl
