@@ -28,9 +28,6 @@ cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
 reads=$(printf ' /dev/kpdata%.0s' $(seq 31))
-# The NMI's path (kern/trapasm.asm, dev/kpnmi.c, kern/kpwalk.c): as kprof -x's, and as a pattern.
-nmifns='nmientry|kprofnmi|usertick|kerneltick|idletick|delivered|kpwalk|kpuwalk|nmiclocknext'
-nmix=$(tr '|' '\n' <<<"$nmifns" | sed 's/^/-x /' | tr '\n' ' ')
 # floor NCPU ITERS READS [distance]: the run, with READS lines of reads,
 # and its checks; with distance, the distance's too.
 floor() {

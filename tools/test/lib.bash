@@ -58,6 +58,12 @@ guest() {
 	return "$st"
 }
 
+# The path of kprof's NMI (kern/trapasm.asm, dev/kpnmi.c, kern/kpwalk.c),
+# which never samples itself: as an awk pattern of its functions, and as
+# kprof -c's options that leave them out.
+nmifns='nmientry|kprofnmi|usertick|kerneltick|idletick|delivered|kpwalk|kpuwalk|nmiclocknext'
+nmix=$(tr '|' '\n' <<<"$nmifns" | sed 's/^/-x /' | tr '\n' ' ')
+
 # freeport: a TCP port on localhost that nothing listens on now.
 freeport() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("localhost", 0)); print(s.getsockname()[1])'
