@@ -115,10 +115,10 @@ lock(Lock *l)
 	if(holding(l))
 		panic("lock %s: already held (at pc %#x)", l->name, l->pc);
 	while(xchg(&l->locked, 1) != 0){
-		m->spinning = 1;
+		m->spinning++;	/* an interrupt's ilock may spin inside a lock's spin */
 		while(((volatile Lock*)l)->locked)
 			pause();
-		m->spinning = 0;
+		m->spinning--;
 	}
 	l->m = m;
 	l->pc = (uint)__builtin_return_address(0);
