@@ -117,10 +117,10 @@ more(Kpcount *k, Nmiframe *x, uint *f, int kernel)
  * land at the pause where each turn ended, are left out.  On runtest,
  * 2 CPUs, the profile was over sampling's 95th percentile from the
  * exact count in every run, and is within it (doc/benchmarks.md,
- * Ticks thinned by the processors that run).  Without -d
- * the processors run at once, each in its own time, and every tick
- * counts.  Each processor draws from a generator of its own, seeded
- * at startclr (stackreset), so that -d runs repeat.
+ * Ticks thinned by the processors that run).  Without -d the
+ * processors run at once, each in its own time, and every tick counts.
+ * Each processor draws from a generator of its own, seeded at
+ * startclr (stackreset), so that -d runs repeat.
  */
 static inline int
 thinned(Kpcount *k)
