@@ -303,7 +303,11 @@ rootread(Chan *c, void *buf, long len, uvlong off)
 	return r;
 }
 
-/* Write to a pinned file; a write past the end first fills the gap with zeros. */
+/*
+ * Write to a pinned file; a write past the end first fills the gap
+ * with zeros.  A write of nothing changes nothing, wherever it is: it
+ * neither fills a gap nor makes room for one.
+ */
 static long
 write1(Node *n, char *buf, long len, uvlong off)
 {
@@ -311,6 +315,8 @@ write1(Node *n, char *buf, long len, uvlong off)
 
 	if(n->perm & DMDIR)
 		return seterr(EISDIR, nil);
+	if(len == 0)
+		return 0;
 	if(off + len > MAXFILE)
 		return seterr(EFBIG, nil);
 	if(grow(n, off + len) < 0)

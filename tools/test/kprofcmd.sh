@@ -266,6 +266,7 @@ total variation: 7.00 points
 sampling alone: median 5.00, 95th percentile 11.00 points (1000 simulated profiles of 100 ticks drawn from the exact shares)
 '
 expect compare-left-out 0 -c -x idle k1 ex2 sa2
+expect compare-left-out-once 0 -c -x idle -x idle k1 ex2 sa2
 
 # 30,000 ticks: the simulation's figures are the normal law's, 0.674
 # and 1.960 standard errors of 0.289 points (0.195 and 0.566), within

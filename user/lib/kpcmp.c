@@ -166,6 +166,46 @@ bynum(const void *va, const void *vb)
 	return a < b ? -1 : a > b;
 }
 
+static int
+bystr(const void *va, const void *vb)
+{
+	return strcmp(*(char* const*)va, *(char* const*)vb);
+}
+
+/* Sort the names to leave out and drop repeats: how many are left. */
+static int
+omitsort(char **omit, int nomit)
+{
+	int i, n;
+
+	qsort(omit, nomit, sizeof omit[0], bystr);
+	n = 0;
+	for(i = 0; i < nomit; i++)
+		if(n == 0 || strcmp(omit[n-1], omit[i]) != 0)
+			omit[n++] = omit[i];
+	return n;
+}
+
+/* Where name is in the sorted omit[0..nomit), or -1. */
+static int
+omitted(char **omit, int nomit, const char *name)
+{
+	int lo, hi, mid, c;
+
+	lo = 0;
+	hi = nomit;
+	while(lo < hi){
+		mid = lo + (hi - lo) / 2;
+		if((c = strcmp(name, omit[mid])) == 0)
+			return mid;
+		if(c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return -1;
+}
+
 /* A share or a difference of shares, in billionths, as points to two decimals. */
 static char*
 points(char *buf, int64_t v, int sign)
@@ -294,7 +334,7 @@ simulate(Row *r, int nr, uint64_t total, uint64_t n, uint64_t *tv, int ntrial)
 /*
  * Print the profile of the kpdata at sampled against the exact count
  * at exact, both of the kernel k, leaving out the functions named in
- * omit[0..nomit).
+ * omit[0..nomit) (sorted here, each name once).
  */
 void
 kpcompare(Symtab *k, const char *exact, const char *sampled, char **omit, int nomit)
@@ -302,7 +342,7 @@ kpcompare(Symtab *k, const char *exact, const char *sampled, char **omit, int no
 	uint32_t *ce, *cs;
 	uint64_t *fe, *fs, *tv, te, ts, nbins, se, d;
 	Row *r;
-	char b1[24], b2[24], b3[24], b4[24];
+	char b1[24], b2[24], b3[24], b4[24], *found;
 	int i, j, n, ne, ntrial;
 
 	nbins = kpnbins(k);
@@ -312,16 +352,17 @@ kpcompare(Symtab *k, const char *exact, const char *sampled, char **omit, int no
 	fs = emalloc(k->nsym * sizeof fs[0]);
 	credit(k, exact, ce, nbins, fe);
 	credit(k, sampled, cs, nbins, fs);
-	for(j = 0; j < nomit; j++){
-		n = 0;
-		for(i = 0; i < k->nsym; i++)
-			if(strcmp(k->sym[i].name, omit[j]) == 0){
-				fe[i] = fs[i] = 0;
-				n++;
-			}
-		if(n == 0)
+	nomit = omitsort(omit, nomit);
+	found = emalloc(nomit ? nomit : 1);
+	for(i = 0; i < k->nsym; i++)
+		if((j = omitted(omit, nomit, k->sym[i].name)) >= 0){
+			fe[i] = fs[i] = 0;
+			found[j] = 1;
+		}
+	for(j = 0; j < nomit; j++)
+		if(!found[j])
 			fatal("-x %s: %s has no such function", omit[j], k->path);
-	}
+	free(found);
 	te = ts = 0;
 	for(i = 0; i < k->nsym; i++){
 		te += fe[i];

@@ -6,7 +6,8 @@
  *	offsets	every file of /dev and #T read at offsets up to
  *		0x7FFFFFFF, and writes to devices that ignore the offset
  *		(null, the console, kpctl) made there: the offset stays
- *		one that seek(2) gives and takes.
+ *		one that seek(2) gives and takes; a write of nothing at
+ *		4 MB takes no heap.
  *	deep	directories nested as deep as a path reaches, walked
  *		with "../" chains, bound, and removed.
  *	seg	this program run with a bss segment in the stack's 4 MB,
@@ -115,6 +116,18 @@ offsetok(char *what, int fd, long want)
 }
 
 /* offsets: files read at offsets up to 0x7FFFFFFF; writes there to devices that ignore it. */
+/* The kernel heap in use, from /dev/sysstat. */
+static long
+heapnow(void)
+{
+	char buf[128], *p;
+
+	readwhole("/dev/sysstat", buf, sizeof buf);
+	if((p = strstr(buf, "heap ")) == NULL)
+		fatal("no heap in /dev/sysstat");
+	return strtol(p + 5, NULL, 10);
+}
+
 static void
 offsets(void)
 {
@@ -124,7 +137,7 @@ offsets(void)
 	static long offs[] = { 0x7FFFFFFF, 0x7FFFFFF0, 0x40000000, 0x10000000 };
 	char buf[256];
 	unsigned i, j;
-	long r = 0;
+	long r = 0, h;
 	int fd;
 
 	for(i = 0; i < sizeof files / sizeof files[0]; i++){
@@ -177,6 +190,19 @@ offsets(void)
 	if(write(fd, "x", 1) != 1 || write(fd, "x", 1) != -1 || errno != EFBIG)
 		bad("file write at 4 MB", 0, 0);
 	offsetok("file at 4 MB", fd, 4*1024*1024);
+	close(fd);
+	remove("/tmp/off");
+	/* a write of nothing past the end neither fills the gap nor makes room for it */
+	if((fd = create("/tmp/off", O_RDWR|O_TRUNC, 0664)) < 0)
+		fatal("create /tmp/off");
+	h = heapnow();
+	seek(fd, 4*1024*1024 - 1, SEEK_SET);
+	if(write(fd, "x", 0) != 0)
+		bad("write of 0 bytes at 4 MB - 1", 0, 0);
+	if(heapnow() - h >= 1024*1024)
+		bad("write of 0 bytes took %ld bytes of heap", heapnow() - h, 0);
+	if(seek(fd, 0, SEEK_END) != 0)
+		bad("write of 0 bytes made the file longer", 0, 0);
 	close(fd);
 	remove("/tmp/off");
 }

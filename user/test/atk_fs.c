@@ -83,7 +83,7 @@ race1(int n)
 			/* removed since it was opened: ENOENT */
 			if(r == -1 && errno == ENOENT)
 				;
-			else if((unsigned long)off + k > MAXFILE ? r != -1 || errno != EFBIG : r != k && !(r == -1 && errno == ENOSPC))
+			else if(k > 0 && (unsigned long)off + k > MAXFILE ? r != -1 || errno != EFBIG : r != k && !(r == -1 && errno == ENOSPC))
 				bad("write of %ld: errno %ld", k, r == -1 ? errno : r);
 			close(fd);
 			break;
