@@ -37,6 +37,12 @@ g:	.fill	6,1,0x90
 EOF
 mkdata ad 30 21 5 0:3 1:4 2:5 3:7 4:2
 
+# nops A B: want's lines for nops at c01000A to c01000B (hex), no ticks.
+nops() {
+	local a
+	for ((a = 0x$1; a <= 0x$2; a++)); do printf '\\t\\tc01000%02x:\\tnop\\n' "$a"; done
+}
+
 want 'f: 7 ticks, 33.3%% of the kernel'"'"'s 21
 ticks\t  %%\taddress\tinstruction
 3\t 42.9\tc0100000:\tpush   %%ebp
@@ -51,21 +57,9 @@ expect two-bins 0 -a f ak ad
 want 'g: 14 ticks, 66.7%% of the kernel'"'"'s 21
 ticks\t  %%\taddress\tinstruction
 5\t 35.7\tc0100010:\tnop
-\t\tc0100011:\tnop
-\t\tc0100012:\tnop
-\t\tc0100013:\tnop
-\t\tc0100014:\tnop
-\t\tc0100015:\tnop
-\t\tc0100016:\tmovl   $0x1,0x12345678
+'"$(nops 11 15)"'\t\tc0100016:\tmovl   $0x1,0x12345678
 9\t 64.3\tc0100020:\tret
-\t\tc0100021:\tnop
-\t\tc0100022:\tnop
-\t\tc0100023:\tnop
-\t\tc0100024:\tnop
-\t\tc0100025:\tnop
-\t\tc0100026:\tnop
-\t\tc0100027:\tnop
-'
+'"$(nops 21 27)"
 expect bin-with-no-start 0 -a g ak ad
 
 # Kernel ab: p's mov runs over into bin 1, where q starts, and the flat
@@ -86,19 +80,10 @@ mkdata abd 5 5 2 0:2 1:3
 want 'p: 5 ticks, 100.0%% of the kernel'"'"'s 5
 ticks\t  %%\taddress\tinstruction
 2\t 40.0\tc0100000:\tnop
-\t\tc0100001:\tnop
-\t\tc0100002:\tnop
-\t\tc0100003:\tnop
-\t\tc0100004:\tnop
-\t\tc0100005:\tnop
-\t\tc0100006:\tmov    $0x12345678,%%eax
+'"$(nops 01 05)"'\t\tc0100006:\tmov    $0x12345678,%%eax
 \t\t\t(q, in the same bin)
 3\t 60.0\tc010000b:\tret
-\t\tc010000c:\tnop
-\t\tc010000d:\tnop
-\t\tc010000e:\tnop
-\t\tc010000f:\tnop
-'
+'"$(nops 0c 0f)"
 expect bin-of-next-function 0 -a p ab abd
 
 # Bad input.
