@@ -26,6 +26,7 @@ struct Pline {
 	char	*name;		/* in the file's buffer */
 	unsigned long	user;
 	unsigned long	kernel;
+	int	line;		/* in the file, for a message */
 };
 
 /* A decimal number of at most 10 digits at s, up to end; else fail. */
@@ -103,6 +104,17 @@ ptotal(const Pline *l)
 	return (unsigned long long)l->user + l->kernel;
 }
 
+/* By pid, and the later line of one pid second. */
+static int
+bypid(const void *a, const void *b)
+{
+	const Pline *x = a, *y = b;
+
+	if(x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->line - y->line;
+}
+
 static int
 busier(const void *a, const void *b)
 {
@@ -151,6 +163,7 @@ kpprocprint(const char *path)
 			fatal("%s:%d: a NUL byte in the line", path, line);
 		*e = '\0';
 		parseline(path, line, s, e, &l[i]);
+		l[i].line = line;
 		all += ptotal(&l[i]);
 		if(l[i].name == NULL){
 			if(over.ppid != 0)
@@ -160,6 +173,11 @@ kpprocprint(const char *path)
 			i++;
 	}
 	n = i;
+	/* The kernel keeps a line a process, and never gives a pid twice. */
+	qsort(l, n, sizeof l[0], bypid);
+	for(i = 1; i < n; i++)
+		if(l[i].pid == l[i-1].pid)
+			fatal("%s:%d: pid %lu again, first on line %d", path, l[i].line, l[i].pid, l[i-1].line);
 	qsort(l, n, sizeof l[0], busier);
 	printf("pid\tppid\tuser\tkernel\ttotal\t%%\tname\n");
 	for(i = 0; i < n; i++){
