@@ -179,22 +179,23 @@ kprofopen(Chan *c, int omode)
 	return r;
 }
 
+/* kpgmon's copy, or kpproc's text, kept for the open's reads. */
 static void
 kprofclose(Chan *c)
 {
-	if(c->qid == Qgmon)
-		kpgmonclose(c);
+	kfree(c->aux);
+	c->aux = nil;
 }
 
 /*
- * Cells i to i+k-1, big-endian, into w: what kpcell gives for each, but
- * summed a processor at a time, each processor's cells an array in a
- * row, rather than cell by cell over the processors.  Reading all of
- * kpdata takes 1.7 instructions a byte so, against 32 cell by cell
- * (doc/benchmarks.md, "Speed tricks").
+ * Cells i to i+k-1 into w: what kpcell gives for each, but summed a
+ * processor at a time, each processor's cells an array in a row,
+ * rather than cell by cell over the processors: 7 instructions a cell
+ * against 128 (doc/benchmarks.md, "Speed tricks"), which made a long
+ * stretch without a scheduling point of kpgmon's open and of stacks on.
  */
-static void
-sumcells(uint *w, uint i, uint k)
+void
+kpcells(uint *w, uint i, uint k)
 {
 	uint j, *c;
 	int m;
@@ -205,23 +206,24 @@ sumcells(uint *w, uint i, uint k)
 			w[j] = satadd(w[j], c[j]);
 	if(k > 0 && i + k == ncell)
 		w[k-1] = kpself();
-	for(j = 0; j < k; j++)
-		w[j] = __builtin_bswap32(w[j]);
 }
 
 /*
  * n bytes of the cells from byte off, big-endian: byte b is a byte of
- * kpcell(b/4), as the ends do; the whole cells between go by sumcells.
+ * kpcell(b/4), as the ends do; the whole cells between go by kpcells.
  */
 static void
 bigendian(uchar *p, uint off, uint n)
 {
-	uint k;
+	uint k, j, *w;
 
 	for(; n > 0 && off % 4 != 0; n--, off++)
 		*p++ = kpcell(off/4) >> (8 * (3 - off%4));
 	k = n/4;
-	sumcells((uint*)p, off/4, k);
+	w = (uint*)p;
+	kpcells(w, off/4, k);
+	for(j = 0; j < k; j++)
+		w[j] = __builtin_bswap32(w[j]);
 	p += 4*k;
 	off += 4*k;
 	for(n %= 4; n > 0; n--, off++)
@@ -257,7 +259,7 @@ kprofread(Chan *c, void *buf, long n, uvlong off)
 		qunlock(&kproflk);
 		return n;
 	case Qproc:
-		return kpprocread(buf, n, off);
+		return kpprocread(c, buf, n, off);
 	case Qgmon:
 		return kpgmonread(c, buf, n, off);
 	}

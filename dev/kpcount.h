@@ -89,6 +89,7 @@ same(uint *a, uint *b, uint n)
 
 /* devkprof.c */
 uint	kpcell(uint);
+void	kpcells(uint*, uint, uint);
 
 /* kpstack.c */
 long	stackread(char*, long, uvlong);
@@ -100,4 +101,3 @@ void	stackreset(Mach*);
 /* kpgmon.c */
 int	kpgmonopen(Chan*);
 long	kpgmonread(Chan*, void*, long, uvlong);
-void	kpgmonclose(Chan*);

@@ -70,11 +70,10 @@ kpgmonopen(Chan *c)
 
 	if((bin = kmallocdata(nbin * sizeof bin[0])) == nil)
 		return seterr(ENOMEM, nil);
-	for(i = 0, top = 0; i < nbin; i++){
-		bin[i] = kpcell(KPBIN + i);
+	kpcells(bin, KPBIN, nbin);
+	for(i = 0, top = 0; i < nbin; i++)
 		if(bin[i] > top)
 			top = bin[i];
-	}
 	nrec = top == 0 ? 1 : (top + GMON_MAXHIST - 1) / GMON_MAXHIST;
 	g = kmallocdata(sizeof *g + GMON_HDRSIZE + nrec*(1 + GMON_HISTSIZE + 2*nbin) + narc*(1 + GMON_ARCSIZE));
 	if(g == nil){
@@ -92,7 +91,7 @@ kpgmonopen(Chan *c)
 		 * 300 of them, 5.6 MB, which held the processor 22 ms.
 		 * The bins are this open's copy; kproflk, held, is a QLock.
 		 */
-		if(r > 0 && schedpoint() < 0){
+		if(schedpoint() < 0){
 			kfree(g);
 			kfree(bin);
 			return -1;
@@ -144,11 +143,4 @@ kpgmonread(Chan *c, void *buf, long n, uvlong off)
 		memmove((char*)buf + r, g->b + off + r, m);
 	}
 	return r;
-}
-
-void
-kpgmonclose(Chan *c)
-{
-	kfree(c->aux);
-	c->aux = nil;
 }

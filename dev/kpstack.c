@@ -203,10 +203,14 @@ stackreset(Mach *m)
 void
 stackswitch(int on)
 {
-	uint i;
+	uint w[256], i, j, k;
 
-	for(i = 0; i < ncell - KPSELF; i++)
-		nostack[i] += on ? kpcell(i) : -kpcell(i);
+	for(i = 0; i < ncell - KPSELF; i += k){
+		k = ncell - KPSELF - i < nelem(w) ? ncell - KPSELF - i : nelem(w);
+		kpcells(w, i, k);
+		for(j = 0; j < k; j++)
+			nostack[i + j] += on ? w[j] : -w[j];
+	}
 }
 
 /* startclr's: the cells are zeroed, with kproflk held. */

@@ -281,7 +281,7 @@ arcsclear(void)
 {
 	int k;
 
-	for(k = 0; k < MAXMACH; k++)
+	for(k = 0; k < nmach; k++)
 		memset(spare(k), 0, sizeof(Arcs));
 	stopall(swaptables);
 }
@@ -293,7 +293,7 @@ arcsdrops(void)
 	uvlong n = 0;
 	int k;
 
-	for(k = 0; k < MAXMACH; k++)
+	for(k = 0; k < nmach; k++)
 		n += mach[k].arcs->drop;
 	return n > 0xFFFFFFFF ? 0xFFFFFFFF : n;
 }
@@ -327,7 +327,7 @@ arcsmax(void)
 	uint n = 0, i;
 	int k;
 
-	for(k = 0; k < MAXMACH; k++)
+	for(k = 0; k < nmach; k++)
 		for(i = 0; i < Narc; i++)
 			n += mach[k].arcs->arc[i].self != 0;
 	return n;
@@ -347,7 +347,7 @@ arcswalk(void (*fn)(void*, uint, uint, uint), void *arg, uint max)
 	int k, j, seen;
 	Arc *a;
 
-	for(k = 0; k < MAXMACH && nout < max; k++)
+	for(k = 0; k < nmach && nout < max; k++)
 		for(i = 0; i < Narc && nout < max; i++){
 			a = &mach[k].arcs->arc[i];
 			from = a->from;
@@ -361,7 +361,7 @@ arcswalk(void (*fn)(void*, uint, uint, uint), void *arg, uint max)
 			sumin(mach[k].arcs, from, self, (i - h) & (Narc - 1), &seen);
 			if(seen)
 				continue;
-			for(n = 0, j = k; j < MAXMACH; j++)
+			for(n = 0, j = k; j < nmach; j++)
 				n += sumin(mach[j].arcs, from, self, Nprobe, &seen);
 			if(n == 0)
 				continue;	/* claimed, not yet counted */

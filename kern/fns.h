@@ -333,7 +333,7 @@ char	*kpscopename(char*, int);
 void	kpscopemark(Proc*);
 void	kpprocclear(void);
 void	kpprocreap(Proc*);
-long	kpprocread(void*, long, uvlong);
+long	kpprocread(Chan*, void*, long, uvlong);
 
 /*
  * kpproc.c's scope and count, inline in kprof's NMI: whether a tick of

@@ -209,34 +209,65 @@ kpcopy(Proc *p, void *a)
 	e->ticks[1] = p->kpticks[1];
 }
 
-/* kpproc's text (kern/kprof.h) from off: every line fits, NAMELEN and three numbers of 10 digits. */
-long
-kpprocread(void *buf, long n, uvlong off)
+/* kpproc's text, as one read at offset 0 made it. */
+typedef struct Kptext {
+	long	len;		/* bytes of s, not counting its NUL */
+	char	s[];
+} Kptext;
+
+/* kpproc's text (kern/kprof.h) now: every line fits, NAMELEN and three numbers of 10 digits. */
+static Kptext*
+kpproctext(void)
 {
 	Rows r = { nil, 0, 0, { 0, 0 } };
 	Kpexit *e;
-	char *s;
+	Kptext *t;
 	int len = 0, max = (NPROC + Nkpexit + 1) * (NAMELEN + 4*12);
-	long m;
 
-	if((r.row = kmalloc((NPROC + Nkpexit) * sizeof r.row[0])) == nil || (s = kmalloc(max)) == nil){
+	if((r.row = kmalloc((NPROC + Nkpexit) * sizeof r.row[0])) == nil || (t = kmalloc(sizeof *t + max)) == nil){
 		kfree(r.row);
-		return seterr(ENOMEM, nil);
+		seterr(ENOMEM, nil);
+		return nil;
 	}
 	procsweep(kpcopy, &r);
-	s[0] = '\0';
+	t->s[0] = '\0';
 	for(e = r.row; e < r.row + r.n; e++){
 		if((e - r.row) % 32 == 31 && schedpoint() < 0){
-			kfree(s);
+			kfree(t);
 			kfree(r.row);
-			return -1;
+			return nil;
 		}
-		len += snprintf(s + len, max - len, "%d %d %s %u %u\n", e->pid, e->ppid, e->name, e->ticks[0], e->ticks[1]);
+		len += snprintf(t->s + len, max - len, "%d %d %s %u %u\n", e->pid, e->ppid, e->name, e->ticks[0], e->ticks[1]);
 	}
 	if(r.nover != 0)
-		snprintf(s + len, max - len, "overflow %u %u %u\n", r.nover, r.over[0], r.over[1]);
-	m = readstr(off, buf, n, s);
-	kfree(s);
+		len += snprintf(t->s + len, max - len, "overflow %u %u %u\n", r.nover, r.over[0], r.over[1]);
+	t->len = len;
 	kfree(r.row);
-	return m;
+	return t;
+}
+
+/*
+ * kpproc from off, for the open c.  A read at offset 0 (or the open's
+ * first) takes the text anew and keeps it in c for the reads after it,
+ * so that a reader in pieces gets one table: between two reads a
+ * process reaped moves its line to the end, and a count grows a digit,
+ * and pieces of two tables tore lines in two.
+ */
+long
+kpprocread(Chan *c, void *buf, long n, uvlong off)
+{
+	Kptext *t = c->aux;
+
+	if(off == 0 || t == nil){
+		if((t = kpproctext()) == nil)
+			return -1;
+		kfree(c->aux);
+		c->aux = t;
+	}
+	if(off >= (uvlong)t->len)
+		return 0;
+	if(n > (long)(t->len - off))
+		n = t->len - off;
+	memmove(buf, t->s + off, n);
+	return n;
 }

@@ -264,7 +264,7 @@ yield(void)
  *	kern/exec.c	loadsegs: every program header and page read
  *	kern/sysfile.c	unionread: every directory entry read
  *	kern/chan.c	namec: every element of a path walked
- *	kern/kpproc.c	kpprocread: every 32 lines (2 ms for a full table)
+ *	kern/kpproc.c	kpproctext: every 32 lines (2 ms for a full table)
  *	dev/kpgmon.c	kpgmonopen: every histogram record; kpgmonread: every 64 KB
  *
  * Everything else a call does is bounded by a small constant: the

@@ -2,7 +2,8 @@
 #
 # #T attacked (atk_kprof; kprof(3), kern/parse.c, kern/kpproc.c):
 # control messages with NULs, of every length and number of words, from
-# bad memory, at offsets and in pieces; `pid N' for a child while fork
+# bad memory, at offsets and in pieces; kpproc read in pieces while
+# its lines move; `pid N' for a child while fork
 # makes it; more exited processes than kpproc keeps, with a reader of
 # it running; kpproc, kpctl and kpgmon read at every offset in pieces;
 # kpgmon held open as often as processes can (fork and exec still
@@ -18,12 +19,12 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
-cases='atk_kprof ctl; atk_kprof offsets; atk_kprof forkpid 20; atk_kprof exits 300; atk_kprof gmon'
+cases='atk_kprof ctl; atk_kprof offsets; atk_kprof torn 40; atk_kprof forkpid 20; atk_kprof exits 300; atk_kprof gmon'
 for how in "-d -p 2" "-d -p 4" "-p 4"; do
 	n=${how// /}
 	# shellcheck disable=SC2086
 	guest $how -a hz=1000 -t 300 -c "cat /dev/textsum; cat /dev/sysstat; $cases; cat /dev/sysstat; cat /dev/textsum"
-	for c in ctl offsets forkpid exits gmon; do
+	for c in ctl offsets torn forkpid exits gmon; do
 		has "$n-$c" "^atk_kprof: $c: ok$"
 	done
 	hasnt "$n-no-failure" '^FAIL|panic|kernel trap'

@@ -17,6 +17,11 @@
  *	offsets	kpproc and kpctl read at every offset in pieces of
  *		1, 7 and 64 bytes, past the end, and into bad memory:
  *		the pieces make the whole
+ *	torn	kpproc read in pieces from its start to its end while
+ *		another process reaps ROUNDS children, each reaped
+ *		child's line moving to the end: the pieces make one
+ *		whole, the lines of a read whole before (which holds a
+ *		line for at least half of the children)
  *	gmon	kpgmon read in pieces and past its end; then, with the
  *		call graph on, held open by processes as many times as
  *		they can (an open copies it whole into the kernel's
@@ -476,6 +481,81 @@ offsets(void)
 	ctl("pid all");
 }
 
+static int
+bystring(const void *a, const void *b)
+{
+	return strcmp(*(char* const*)a, *(char* const*)b);
+}
+
+/* Sort the lines of the NUL-ended text s in place, by qsort on an array of them; how many. */
+static int
+sortlines(char *s, char **line, int max)
+{
+	int n = 0;
+	char *p;
+
+	for(; *s != '\0' && n < max; s = p + 1){
+		if((p = strchr(s, '\n')) == NULL)
+			break;
+		*p = '\0';
+		line[n++] = s;
+	}
+	qsort(line, n, sizeof line[0], bystring);
+	return n;
+}
+
+static void
+torn(int rounds)
+{
+	static char *was[512], *got[512];
+	int i, nwas, ngot, go[2], p, fd;
+	long len, r;
+	char c;
+
+	ctl("pid all");
+	ctl("startclr");
+	if(pipe(go) < 0)
+		fatal("pipe");
+	if((p = fork()) == 0){
+		for(i = 0; i < rounds; i++)
+			if(fork() == 0){
+				spinloop(Spin / 4);
+				_exit(0);
+			}
+		read(go[0], &c, 1);
+		for(i = 0; i < rounds; i++){
+			wait(NULL);
+			sleep(1);
+		}
+		_exit(0);
+	}
+	spinloop(Spin * 2);
+	ctl("stop");
+	if((len = readwhole("/dev/kpproc", big, sizeof big)) < 0)
+		fatal("read /dev/kpproc");
+	write(go[1], "g", 1);
+	if((fd = open("/dev/kpproc", O_RDONLY)) < 0)
+		fatal("/dev/kpproc");
+	for(len = 0; (r = read(fd, piece + len, 3)) > 0; len += r)
+		if(len % 30 == 0)
+			sleep(1);
+	close(fd);
+	piece[len] = '\0';
+	while(wait(NULL) != p)
+		;
+	nwas = sortlines(big, was, sizeof was / sizeof was[0]);
+	ngot = sortlines(piece, got, sizeof got / sizeof got[0]);
+	for(i = 0; i < nwas && i < ngot && strcmp(was[i], got[i]) == 0; i++)
+		;
+	if(nwas < rounds / 2 || i < nwas || i < ngot)
+		fail("torn", "%d lines read whole, %d in pieces, the same up to %d", nwas, ngot, i);
+	else
+		ok("torn");
+	close(go[0]);
+	close(go[1]);
+	ctl("pid all");
+}
+
 /* The kernel heap's bytes in use, from sysstat. */
 static long
 heapinuse(void)
@@ -845,7 +925,7 @@ main(int argc, char *argv[])
 	int rounds = argc > 2 ? atoi(argv[2]) : 20;
 
 	if(argc < 2){
-		fprintf(stderr, "usage: atk_kprof ctl|forkpid|exits|offsets|gmon|arcs|leave|latency|gmonwait [rounds]\n");
+		fprintf(stderr, "usage: atk_kprof ctl|forkpid|exits|offsets|torn|gmon|arcs|leave|latency|gmonwait [rounds]\n");
 		return 1;
 	}
 	if(strcmp(argv[1], "ctl") == 0)
@@ -856,6 +936,8 @@ main(int argc, char *argv[])
 		exits(rounds);
 	else if(strcmp(argv[1], "offsets") == 0)
 		offsets();
+	else if(strcmp(argv[1], "torn") == 0)
+		torn(rounds);
 	else if(strcmp(argv[1], "gmon") == 0)
 		gmon();
 	else if(strcmp(argv[1], "arcs") == 0)
