@@ -211,37 +211,46 @@ kpcopy(Proc *p, void *a)
 
 /* kpproc's text, as one read at offset 0 made it. */
 typedef struct Kptext {
-	long	len;		/* bytes of s, not counting its NUL */
+	long	len;		/* bytes of s */
 	char	s[];
 } Kptext;
 
-/* kpproc's text (kern/kprof.h) now: every line fits, NAMELEN and three numbers of 10 digits. */
+/*
+ * kpproc's text (kern/kprof.h) now, made where every line fits (NAMELEN
+ * and three numbers of 10 digits) and kept in a copy of its size: the
+ * open holds it, so it is a process's to ask for (kmallocdata).
+ */
 static Kptext*
 kpproctext(void)
 {
 	Rows r = { nil, 0, 0, { 0, 0 } };
 	Kpexit *e;
-	Kptext *t;
+	Kptext *t = nil;
+	char *s;
 	int len = 0, max = (NPROC + Nkpexit + 1) * (NAMELEN + 4*12);
 
-	if((r.row = kmalloc((NPROC + Nkpexit) * sizeof r.row[0])) == nil || (t = kmalloc(sizeof *t + max)) == nil){
+	if((r.row = kmalloc((NPROC + Nkpexit) * sizeof r.row[0])) == nil || (s = kmalloc(max)) == nil){
 		kfree(r.row);
 		seterr(ENOMEM, nil);
 		return nil;
 	}
 	procsweep(kpcopy, &r);
-	t->s[0] = '\0';
+	s[0] = '\0';
 	for(e = r.row; e < r.row + r.n; e++){
-		if((e - r.row) % 32 == 31 && schedpoint() < 0){
-			kfree(t);
-			kfree(r.row);
-			return nil;
-		}
-		len += snprintf(t->s + len, max - len, "%d %d %s %u %u\n", e->pid, e->ppid, e->name, e->ticks[0], e->ticks[1]);
+		if((e - r.row) % 32 == 31 && schedpoint() < 0)
+			goto out;
+		len += snprintf(s + len, max - len, "%d %d %s %u %u\n", e->pid, e->ppid, e->name, e->ticks[0], e->ticks[1]);
 	}
 	if(r.nover != 0)
-		len += snprintf(t->s + len, max - len, "overflow %u %u %u\n", r.nover, r.over[0], r.over[1]);
+		len += snprintf(s + len, max - len, "overflow %u %u %u\n", r.nover, r.over[0], r.over[1]);
+	if((t = kmallocdata(sizeof *t + len)) == nil){
+		seterr(ENOMEM, nil);
+		goto out;
+	}
 	t->len = len;
+	memmove(t->s, s, len);
+out:
+	kfree(s);
 	kfree(r.row);
 	return t;
 }
