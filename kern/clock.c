@@ -79,6 +79,57 @@ wakedue(Proc *p, void *a)
  * least, whatever the guest runs (doc/benchmarks.md, QEMU 10's round
  * robin).
  */
+/*
+ * A profiled tick moves the clock's next off the grid, to a phase
+ * drawn at random (kern/apic.c, lapicnext), and so does every tick of
+ * this processor for Clkprof ticks after it, whatever process they
+ * find.  Were only the profiled ticks moved, a process that profiles
+ * and one that does not, taking turns at each tick, would have turns
+ * of unequal mean: the profiled tick draws its next at a phase, 1/HZ
+ * on from its grid point, the other's goes back to the grid, so that
+ * the process that does not profile ran 3/2 of a tick for each, the
+ * one that does 1/2: profil counted it twice its due (hotspots -b on
+ * one processor, beside 6.3 points over its exact share, at 16
+ * standard errors: doc/benchmarks.md).
+ */
+enum {
+	Clkprof	= 16,	/* ticks after a profiled one that stay at random phases */
+	Profseed	= 3141592653U,	/* the thinning's generator's first state, less the processor's id */
+};
+
+/*
+ * Whether to leave out a profiled tick, under -d (virtualclock), so
+ * that profil and pcsample weigh the program's code by its
+ * instructions, as kprof's NMI does (dev/kpnmi.c, thinned): QEMU runs
+ * the processors in turns, each of m that run at once 1/m of a
+ * tick's instructions, so that code that runs beside busy processors
+ * had m times the ticks of code that runs alone (hotspots -b on two
+ * processors, beside 16 points over its exact share).  A tick counts
+ * with probability 1/m, m the processors that neither idle nor spin
+ * for a lock; one that spins, whose turns end at each pause, counts
+ * none.  Without -d the processors run at once and every tick counts.
+ * Each processor draws from a generator of its own, so that -d runs
+ * repeat.
+ */
+static int
+profthinned(Mach *m)
+{
+	int i, n = 0;
+
+	if(!virtualclock)
+		return 0;
+	if(m->spinning)
+		return 1;
+	for(i = 0; i < nmach; i++)
+		n += !mach[i].idling && !mach[i].spinning;
+	if(n <= 1)
+		return 0;
+	if(m->profseed == 0)
+		m->profseed = Profseed - m->id;
+	m->profseed = m->profseed * Lcgmul + Lcgadd;
+	return ((uvlong)m->profseed * n >> 32) != 0;
+}
+
 NOPROF void
 clock(void)
 {
@@ -91,10 +142,12 @@ clock(void)
 	if(p != nil){
 		p->ticks++;
 		if((im = p->img) != nil && (im->prof.span | im->pcs.buf) != 0){
-			p->profowed++;
-			prof = 1;
+			if(!profthinned(m))
+				p->profowed++;
+			m->clkprof = m->ticks + Clkprof;
 		}
 	}
+	prof = (int)(m->clkprof - m->ticks) > 0;
 	lapiceoi();
 	if(prof | m->clkcount)
 		lapicnext(prof);

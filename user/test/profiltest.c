@@ -138,11 +138,12 @@ testscale(unsigned int scale)
  * the 1/NPHASE of it that the first and last ticks' phases make and
  * 2% more.
  * The first ticks after a change are left out: the clock goes back to
- * the grid over two.  Under -d, where the counter counts instructions,
+ * the grid over two, once 16 have passed with no profiled tick
+ * (kern/clock.c, Clkprof).  Under -d, where the counter counts instructions,
  * 10^9 a second, and no host stops the guest between the reads; and at
  * hz=1000 or less: at 10000 a look at /dev/time is a fifth of a tick.
  */
-enum { NPHASE = 32 };
+enum { NPHASE = 32, NSETTLE = 16 + 3 };
 
 static void
 phases(unsigned long long *mean, unsigned long long *lo, unsigned long long *hi)
@@ -151,7 +152,7 @@ phases(unsigned long long *mean, unsigned long long *lo, unsigned long long *hi)
 	unsigned long k;
 	int i;
 
-	for(i = 0; i < 3; i++){
+	for(i = 0; i < NSETTLE; i++){
 		k = now();
 		while(now() == k)
 			;
