@@ -73,7 +73,7 @@ static QLock	kproflk = { .lk.name = "kprof" };
  * idle), and n the ticks counted that found a processor busy.  A
  * process alone on two processors, the other idle, has all of a tick's
  * instructions; two side by side half each, and a tick of each in two
- * counts (dev/kpnmi.c, thinned).
+ * counts (kern/fns.h, thintick).
  */
 static uint
 kpself(void)

@@ -18,7 +18,7 @@ enum {
 	Kpuser	= 0,		/* a tick's kind, for its NMI's mean cost (dev/kpnmi.c, nmicost): in user mode */
 	Kpkernel,		/* in the kernel, busy */
 	Kpidle,			/* in the kernel, idle */
-	Kpthin,			/* left out, under -d, for the processors that ran beside (dev/kpnmi.c, thinned) */
+	Kpthin,			/* left out, under -d, for the processors that ran beside (kern/fns.h, thintick) */
 	Kpnkind,
 	Thinseed	= 2891336453U,	/* the first state of processor 0's generator of thinned ticks; the others' are on from it */
 };
@@ -49,8 +49,8 @@ struct Kpcount {
 	uint	nmimean[Kpnkind];	/* its NMIs' running mean cost, in time-stamp counts, at each kind of tick (nmicost) */
 	uint	nmicap[Kpnkind];	/* 1.5 times nmimean: a count over it spans a turn */
 	uint	skip;		/* ticks out of scope, which count nowhere else (kpself) */
-	uint	thin;		/* busy ticks left out under -d, as others ran beside (thinned) */
-	uint	thinseed;	/* the draw's generator (thinned) */
+	uint	thin;		/* busy ticks left out under -d, as others ran beside (thintick) */
+	uint	thinseed;	/* the draw's generator (thintick) */
 	uint	idle;		/* ticks, in scope or not, that found the processor idle */
 	uint	allidle;	/* of those, the ones that found every processor idle */
 	Kpstack	stack[KPnstack];

@@ -104,40 +104,6 @@ more(Kpcount *k, Nmiframe *x, uint *f, int kernel)
 }
 
 /*
- * Whether to leave out a busy tick, under -d (virtualclock), so that
- * the profile weighs code by its instructions, as the exact count
- * does.  QEMU's -icount runs the processors in turns on one thread,
- * its clock all their instructions together: of m processors that run
- * at once each runs 1/m of a tick's instructions, and yet each is
- * sampled at every tick, so code that runs beside busy processors had
- * m times the ticks, for its instructions, of code that runs alone.
- * So a busy tick counts with probability 1/m, m the processors that
- * neither idle nor spin for a lock: a spinner's every pause ends its
- * turn, so that it runs next to nothing, and its own ticks, which
- * land at the pause where each turn ended, are left out.  On runtest,
- * 2 CPUs, the profile was over sampling's 95th percentile from the
- * exact count in every run, and is within it (doc/benchmarks.md,
- * Ticks thinned by the processors that run).  Without -d the
- * processors run at once, each in its own time, and every tick counts.
- * Each processor draws from a generator of its own, seeded at
- * startclr (stackreset), so that -d runs repeat.
- */
-static inline int
-thinned(Kpcount *k)
-{
-	int i, m = 0;
-
-	if(me->spinning)
-		return 1;
-	for(i = 0; i < nmach; i++)
-		m += !mach[i].idling && !mach[i].spinning;
-	if(m <= 1)
-		return 0;
-	k->thinseed = k->thinseed * Lcgmul + Lcgadd;
-	return ((uvlong)k->thinseed * m >> 32) != 0;
-}
-
-/*
  * One more tick, at pc in frame f of x, kernel or not, unless it is
  * thinned (whose cost, if in scope, still counts, as kprof's own) or
  * out of scope; then done, with the mean cost of its kind.  extra says
@@ -152,7 +118,14 @@ count(Nmiframe *x, uint *f, uint pc, int kernel, int extra, int kind)
 {
 	Kpcount *k = me->kp;
 
-	if(virtualclock && kind != Kpidle && thinned(k)){
+	/*
+	 * Thinned (kern/fns.h, thintick): on runtest, 2 CPUs, the profile
+	 * was over sampling's 95th percentile from the exact count in every
+	 * run, and is within it (doc/benchmarks.md, Ticks thinned by the
+	 * processors that run).  The generator is seeded at startclr
+	 * (stackreset).
+	 */
+	if(virtualclock && kind != Kpidle && thintick(me->spinning, &k->thinseed)){
 		satinc(&k->thin);
 		if(extra && (me->kpmore & Kprearm))
 			nmiclocknext();

@@ -97,39 +97,6 @@ enum {
 	Profseed	= 3141592653U,	/* the thinning's generator's first state, less the processor's id */
 };
 
-/*
- * Whether to leave out a profiled tick, under -d (virtualclock), so
- * that profil and pcsample weigh the program's code by its
- * instructions, as kprof's NMI does (dev/kpnmi.c, thinned): QEMU runs
- * the processors in turns, each of m that run at once 1/m of a
- * tick's instructions, so that code that runs beside busy processors
- * had m times the ticks of code that runs alone (hotspots -b on two
- * processors, beside 16 points over its exact share).  A tick counts
- * with probability 1/m, m the processors that neither idle nor spin
- * for a lock; one that spins, whose turns end at each pause, counts
- * none.  Without -d the processors run at once and every tick counts.
- * Each processor draws from a generator of its own, so that -d runs
- * repeat.
- */
-static int
-profthinned(Mach *m)
-{
-	int i, n = 0;
-
-	if(!virtualclock)
-		return 0;
-	if(m->spinning)
-		return 1;
-	for(i = 0; i < nmach; i++)
-		n += !mach[i].idling && !mach[i].spinning;
-	if(n <= 1)
-		return 0;
-	if(m->profseed == 0)
-		m->profseed = Profseed - m->id;
-	m->profseed = m->profseed * Lcgmul + Lcgadd;
-	return ((uvlong)m->profseed * n >> 32) != 0;
-}
-
 NOPROF void
 clock(void)
 {
@@ -142,7 +109,14 @@ clock(void)
 	if(p != nil){
 		p->ticks++;
 		if((im = p->img) != nil && (im->prof.span | im->pcs.buf) != 0){
-			if(!profthinned(m))
+			/*
+			 * Thinned under -d (kern/fns.h, thintick): hotspots -b
+			 * on two processors had the loop beside a busy one 16
+			 * points over its exact share.
+			 */
+			if(m->profseed == 0)
+				m->profseed = Profseed - m->id;
+			if(!virtualclock || !thintick(m->spinning, &m->profseed))
 				p->profowed++;
 			m->clkprof = m->ticks + Clkprof;
 		}

@@ -357,6 +357,39 @@ kpproctick(Proc *p, uint kernel)
 	return 1;
 }
 
+/*
+ * Whether to leave out a busy tick under run-qemu.sh -d (virtualclock),
+ * so that a profile weighs code by its instructions, as the exact
+ * count does: kprof's NMI (dev/kpnmi.c) and profil's and pcsample's
+ * clock (kern/clock.c) ask.  QEMU's -icount runs the processors in
+ * turns on one thread, its clock all their instructions together: of
+ * m processors that run at once each runs 1/m of a tick's
+ * instructions, and yet each is sampled at every tick, so code that
+ * runs beside busy processors had m times the ticks, for its
+ * instructions, of code that runs alone.  So a busy tick counts with
+ * probability 1/m, m the processors that neither idle nor spin for a
+ * lock: a spinner's every pause ends its turn, so that it runs next to
+ * nothing, and its own ticks (spinning: the asking processor's
+ * Mach.spinning), which land at the pause where each turn ended, are
+ * left out.  seed is the asking processor's generator, so that -d runs
+ * repeat.  Without -d the processors run at once, each in its own
+ * time, and every tick counts.
+ */
+static inline __attribute__((always_inline)) int
+thintick(int spinning, uint *seed)
+{
+	int i, m = 0;
+
+	if(spinning)
+		return 1;
+	for(i = 0; i < nmach; i++)
+		m += !mach[i].idling && !mach[i].spinning;
+	if(m <= 1)
+		return 0;
+	*seed = *seed * Lcgmul + Lcgadd;
+	return ((uvlong)*seed * m >> 32) != 0;
+}
+
 /* prof.c */
 void	profapply(Ureg*);
 void	profdrain(Image*);

@@ -134,14 +134,26 @@ for w in mix idle calls; do
 	check "self-$w" awk -v a="$row" -v b="$share" -v n="$n" 'BEGIN { d = (a - b) * n / 100; if(d < 0) d = -d; exit !(b > 0 && n >= 1000 && d <= 0.5 + 0.03 * b * n / 100) }'
 	[ $w = idle ] || continue
 	# runtest on 2 processors, now one busy, now both: the profile over
-	# kernel functions, the NMI's path left out, is within sampling's
-	# 95th percentile of the exact count, as a busy tick counts 1 in m
-	# of the processors that run (dev/kpnmi.c, thinned; counting every
-	# tick put it at 1.3 times that).
+	# kernel functions, the NMI's path left out, is near the exact
+	# count, as a busy tick counts 1 in m of the processors that run
+	# (kern/fns.h, thintick).  Counting every tick put runs of 9,400
+	# ticks 3.93 and 4.00 points off, where sampling's median is 2.8
+	# and its 95th percentile 3.35; thinned, five runs were 2.65 to
+	# 3.51, a little over sampling alone, since a processor whose turn
+	# QEMU ended (at a pause, an IPI) takes the ticks that came due
+	# meanwhile where it resumes.  So two runs, whose phases differ by
+	# what runs before, and their mean distance within sampling's 95th
+	# percentile and half the way from the median to it again: by the
+	# spread of the runs above, a kernel that counts every tick is over
+	# it about nine times in ten, one that thins about once in a hundred.
 	# shellcheck disable=SC2086
 	o/host/kprof -c -x idle $nmix "$kernel" "$T/x$w/kpdata" "$T/s$w" >"$T/c$w"
-	tail -2 "$T/c$w"
-	check p2-runtest-within-noise awk '/^total variation:/ { d = $3 } /^sampling alone:/ { n = $7 } END { exit !(d != "" && n != "" && d + 0 <= n + 0) }' "$T/c$w"
+	mkdir -p "$T/x$w-2"
+	guest -d -p $p -a hz=10000 -t 300 -x "$T/x$w-2" -o "$T/s$w-2" -c "ls > /dev/null; echo startclr > /dev/kpctl; $c; echo stop > /dev/kpctl; cat /dev/kpdata > /dev/eia1"
+	# shellcheck disable=SC2086
+	o/host/kprof -c -x idle $nmix "$kernel" "$T/x$w-2/kpdata" "$T/s$w-2" >"$T/c$w-2"
+	tail -q -n 2 "$T/c$w" "$T/c$w-2"
+	check p2-runtest-within-noise awk '/^total variation:/ { d += $3; nd++ } /^sampling alone:/ { m += $4; p += $7; np++ } END { exit !(nd == 2 && np == 2 && d / 2 <= (p + (p - m) / 2) / 2) }' "$T/c$w" "$T/c$w-2"
 done
 
 summary exactproc
