@@ -53,11 +53,30 @@ wakedue(Proc *p, void *a)
 }
 
 /*
+ * A profiled tick moves the clock's next off the grid, to a phase
+ * drawn at random (kern/apic.c, lapicnext), and so does every tick of
+ * this processor for Clkprof ticks after it, whatever process they
+ * find.  Were only the profiled ticks moved, a process that profiles
+ * and one that does not, taking turns at each tick, would have turns
+ * of unequal mean: the profiled tick draws its next at a phase, 1/HZ
+ * on from its grid point, the other's goes back to the grid, so that
+ * the process that does not profile ran 3/2 of a tick for each, the
+ * one that does 1/2: profil counted it twice its due (hotspots -b on
+ * one processor, beside 6.3 points over its exact share, at 16
+ * standard errors: doc/benchmarks.md).
+ */
+enum {
+	Clkprof	= 16,	/* ticks after a profiled one that stay at random phases */
+	Profseed	= 3141592653U,	/* the thinning's generator's first state, less the processor's id */
+};
+
+/*
  * The clock interrupt.  A tick of a process whose profilers are on is
  * owed to them, and counted on its way back to user mode (kern/prof.c).
  *
- * Nothing here is for run-qemu.sh -d.  QEMU's -icount runs the
- * processors in turns on one host thread; QEMU 7.2 gave each the time
+ * Nothing here but the thinning of profiled ticks (thintick) is for
+ * run-qemu.sh -d.  QEMU's -icount runs the processors in turns on one
+ * host thread; QEMU 7.2 gave each the time
  * to the next timer deadline, so that a busy first processor kept the
  * others from running unless it paused at its tick, and a clock that
  * paused, #S's loops that paused every 256 turns and local APIC timers
@@ -79,31 +98,13 @@ wakedue(Proc *p, void *a)
  * least, whatever the guest runs (doc/benchmarks.md, QEMU 10's round
  * robin).
  */
-/*
- * A profiled tick moves the clock's next off the grid, to a phase
- * drawn at random (kern/apic.c, lapicnext), and so does every tick of
- * this processor for Clkprof ticks after it, whatever process they
- * find.  Were only the profiled ticks moved, a process that profiles
- * and one that does not, taking turns at each tick, would have turns
- * of unequal mean: the profiled tick draws its next at a phase, 1/HZ
- * on from its grid point, the other's goes back to the grid, so that
- * the process that does not profile ran 3/2 of a tick for each, the
- * one that does 1/2: profil counted it twice its due (hotspots -b on
- * one processor, beside 6.3 points over its exact share, at 16
- * standard errors: doc/benchmarks.md).
- */
-enum {
-	Clkprof	= 16,	/* ticks after a profiled one that stay at random phases */
-	Profseed	= 3141592653U,	/* the thinning's generator's first state, less the processor's id */
-};
-
 NOPROF void
 clock(void)
 {
 	Mach *m = thismach();
 	Proc *p = m->proc;
 	Image *im;
-	int prof = 0;
+	int prof;
 
 	m->ticks++;
 	if(p != nil){
