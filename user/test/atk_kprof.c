@@ -296,11 +296,8 @@ forkpid(int rounds)
 			_exit(0);
 		}
 		close(go[0]);
-		if(pid != next){
-			failcall("fork: pid not the next", pid);
+		if(!forkednext(pid, &next))
 			break;
-		}
-		next = pid + 1;
 		while(!done)
 			sleep(1);
 		close(go[1]);

@@ -140,11 +140,8 @@ forking(int rounds)
 			sleep(500);
 			exit(Lost);
 		}
-		if(pid != next){
-			failcall("fork: pid not the next", pid);
+		if(!forkednext(pid, &next))
 			break;
-		}
-		next = pid + 1;
 		while(!done)
 			sleep(1);
 		reap("fork", pid);

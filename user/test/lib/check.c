@@ -55,6 +55,21 @@ failcall(const char *what, long r)
 	nfail++;
 }
 
+/*
+ * Whether pid, fork's return, is *next, the pid the test's other thread
+ * waits to see made (failcall if not); *next then moves past it.
+ */
+int
+forkednext(int pid, int *next)
+{
+	if(pid != *next){
+		failcall("fork: pid not the next", pid);
+		return 0;
+	}
+	*next = pid + 1;
+	return 1;
+}
+
 /* Something the test needs failed, errno says what: give up. */
 void
 fatal(const char *what)
