@@ -315,6 +315,7 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 {
 	Cmdbuf cb;
 	Cmdtab *ct;
+	uint was;
 	int k;
 
 	USED(off);
@@ -354,8 +355,15 @@ kprofwrite(Chan *c, void *buf, long n, uvlong off)
 			qunlock(&kproflk);
 			return seterr(EINVAL, "bad control message");
 		}
+		/*
+		 * The first processor's NMI writes the 8254's count at
+		 * its ticks, a byte at a time: written here meanwhile,
+		 * the bytes went in out of step, and the clock ran at
+		 * counts of tens of milliseconds until the next change.
+		 */
+		was = kpstop();
 		nmirandom = cb.f[1][0] == 'r';
-		nmiclock(kprofon);
+		kpresume(was);
 		break;
 	case CMstartclr:
 		/*

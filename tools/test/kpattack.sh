@@ -14,8 +14,11 @@
 # another process refills (atk_kprof leave).  On 2 and 4 processors
 # under -d, and on 4 without.  Then the latency of a sleep beside
 # readers of a full kpproc, and beside an opener of kpgmon with a bin
-# of millions of ticks, under -d.  After each boot the kernel's
-# text is unchanged and the free pages and heap are back.
+# of millions of ticks, under -d; and kprof's clock at its rate after
+# kpctl's interval reprograms it while the first processor's NMI is
+# halfway through its own reprogramming (gdb holds it there).  After
+# each boot the kernel's text is unchanged and the free pages and heap
+# are back.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
@@ -71,5 +74,54 @@ has p1-gmonwait '^atk_kprof: gmonwait: ok$'
 hasnt p1-gmonwait-no-failure '^FAIL|panic|kernel trap'
 textintact p1-gmonwait-text-intact
 pagesback p1-gmonwait-pages-back
+
+# kpctl's interval while kprof counts reprograms the 8254 that the
+# first processor's NMI also reprograms at each of its ticks (random
+# intervals: kern/apic.c, nmiclocknext), a count's two bytes a write
+# each after the mode.  gdb stops that NMI between its two bytes,
+# runs the other processor alone until its write of interval random
+# has reprogrammed the clock, and has atk_kprof's writers stop there:
+# no write after puts the bytes back in step, and kprof's clock must
+# still tick at its rate.
+dis=$(objdump -d --no-show-raw-insn o/kernel)
+mid=$(awk '/<nmiclocknext>:/, /^$/' <<<"$dis" | awk '/out +%al,\$0x40/ { getline; print $1; exit }' | tr -d :)
+rets=$(awk '/<nmiclock>:/, /^$/' <<<"$dis" | sed -nE 's/^ *([0-9a-f]+):\s+ret.*/\1/p' | tr '\n' ' ')
+read -r ulo ulen < <(nm -S o/kernel | awk '$4 == "usertick" { print $1, $2 }')
+stop=$(nm o/test/atk_kprof | awk '$3 == "intervalstop" { print $1 }')
+cat >"$T/interval.py" <<EOF2
+import gdb
+ev = gdb.parse_and_eval
+gdb.execute("hbreak *0x$mid", to_string=True)
+# The first processor, in a user tick of a writer (its parent waits):
+# it holds no lock, and the other writer runs on the other processor.
+while True:
+    gdb.execute("continue", to_string=True)
+    ret = int(ev("*(unsigned*)\$esp"))
+    p = ev("mach[0].proc")
+    if (int(p) != 0 and 0x$ulo <= ret < 0x$ulo + 0x$ulen
+        and p["parent"]["name"].string() == "atk_kprof" and int(p["parent"]["state"]) == 2):
+        break
+print("interval: cpu 0 stopped between the count's bytes")
+gdb.execute("delete")
+for r in "$rets".split():
+    gdb.execute("hbreak *0x%s thread 2" % r, to_string=True)
+gdb.execute("thread 2", to_string=True)
+gdb.execute("set scheduler-locking on")
+gdb.execute("continue", to_string=True)
+print("interval: cpu 1 programmed the clock")
+gdb.execute("set var *(int*)0x$stop = 1")
+gdb.execute("delete")
+gdb.execute("set scheduler-locking off")
+gdb.execute("continue")
+EOF2
+gdbguest "$T/interval.py" -p 2 -a hz=10000 -c 'cat /dev/textsum; cat /dev/sysstat; atk_kprof interval 20000; cat /dev/sysstat; cat /dev/textsum'
+check p2-interval-found test -n "$mid" -a -n "$rets" -a -n "$ulo" -a -n "$stop"
+check p2-interval-raced grep -q "cpu 1 programmed the clock" "$T/gdb"
+sed -n 's/^atk_kprof: interval: \(.* ticks .*\)/p2: \1/p' <<<"$out"
+has p2-interval '^atk_kprof: interval: ok$'
+hasnt p2-interval-no-failure '^FAIL|panic|kernel trap'
+textintact p2-interval-text-intact
+pagesback p2-interval-pages-back
+grep -q "^ok interval$" <<<"$out" || { sed 's/^/	| /' "$T/gdb" | tail -10; sed 's/^/	| /' <<<"$out" | tail -6; }
 
 summary kpattack

@@ -39,6 +39,10 @@
  *		processes that open kpgmon again and again, and beside
  *		processes that read it whole again and again, ends
  *		within 110, however big the file is
+ *	interval	(ROUNDS writes at most, for tools/test/kpattack.sh's
+ *		gdb) two threads write interval random while kprof
+ *		counts, until intervalstop is set; then kprof's clock
+ *		still ticks at its rate
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -916,13 +920,76 @@ gmonwait(int nopener)
 		ok("gmonwait");
 }
 
+/*
+ * interval: two threads write `interval random' to kpctl, each with a
+ * spin in user mode between, while kprof counts; gdb stops the first
+ * processor in its NMI as it reprograms the 8254 (a byte of the count
+ * written), lets the other thread's write run meanwhile, and sets
+ * intervalstop.  Then, with nothing writing kpctl, kprof's clock must
+ * tick at its rate: a count whose bytes went in out of step gives it
+ * periods of tens of milliseconds.
+ */
+static volatile int	intervalstop;
+static int	intervalmax;
+
+static void
+intervaler(int i)
+{
+	int fd = ctlfd(), n;
+
+	(void)i;
+	for(n = 0; n < intervalmax && !intervalstop; n++){
+		spinloop(20000);
+		if(!intervalstop && write(fd, "interval random", 15) != 15)
+			fatal("interval random");
+	}
+	close(fd);
+}
+
+static unsigned
+ticksnow(void)
+{
+	unsigned char b[4];
+	int fd;
+
+	if((fd = open("/dev/kpdata", O_RDONLY)) < 0 || read(fd, b, 4) != 4)
+		fatal("/dev/kpdata");
+	close(fd);
+	return (unsigned)b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3];
+}
+
+static void
+interval(int rounds)
+{
+	unsigned t0, t1;
+
+	intervalmax = rounds;
+	ctl("startclr");
+	ctl("interval random");
+	thread(intervaler, 0);
+	thread(intervaler, 1);
+	if(waitn(2) != 0)
+		fatal("intervaler");
+	now();
+	t0 = ticksnow();
+	sleep(100);
+	t1 = ticksnow();
+	ctl("stop");
+	/* 100 ms at hz, on every processor: idle ones count too */
+	printf("atk_kprof: interval: %u ticks in 100 ms at %u hz\n", t1 - t0, hz);
+	if(t1 - t0 < hz / 40)
+		fail("interval", "%u ticks in 100 ms at %u hz", t1 - t0, hz);
+	else
+		ok("interval");
+}
+
 int
 main(int argc, char *argv[])
 {
 	int rounds = argc > 2 ? atoi(argv[2]) : 20;
 
 	if(argc < 2){
-		fprintf(stderr, "usage: atk_kprof ctl|forkpid|exits|offsets|torn|gmon|arcs|leave|latency|gmonwait [rounds]\n");
+		fprintf(stderr, "usage: atk_kprof ctl|forkpid|exits|offsets|torn|gmon|arcs|leave|latency|gmonwait|interval [rounds]\n");
 		return 1;
 	}
 	if(strcmp(argv[1], "ctl") == 0)
@@ -945,6 +1012,8 @@ main(int argc, char *argv[])
 		latency(rounds);
 	else if(strcmp(argv[1], "gmonwait") == 0)
 		gmonwait(rounds);
+	else if(strcmp(argv[1], "interval") == 0)
+		interval(rounds);
 	else{
 		fprintf(stderr, "atk_kprof: %s: no such case\n", argv[1]);
 		return 1;

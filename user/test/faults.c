@@ -22,7 +22,8 @@
  *	kill	a kill lands in every state: a child killed while it is
  *		forked (by a thread that kills its pid as soon as there
  *		is one), runnable or running, asleep in a sleep, a pipe's
- *		read or write, a wait, or for a channel's lock, dies with
+ *		read or write, a wait, or for a channel's lock, or in
+ *		exec or the program it starts (faults linger), dies with
  *		status 255, and kill returned 0; one killed as it exits
  *		dies either way, and kill returned 0 or ESRCH.  A lost kill
  *		shows as status 7: each child exits so when what it waits
@@ -270,6 +271,28 @@ locked(int rounds)
 		mustkill("lock", waiter);
 		reap("lock", waiter);
 		killpiped("lock holder", holder, fd);
+	}
+}
+
+/*
+ * Killed as it execs: the kill lands in exec's walk, its reading of
+ * the program, its leaving of the old image, or in the program it
+ * starts, which sleeps half a second; the child dies wherever.
+ */
+static void
+execing(int rounds)
+{
+	static char *argv[] = { "faults", "linger", NULL };
+	int i, pid;
+
+	for(i = 0; i < rounds; i++){
+		if((pid = fork()) == 0){
+			exec("/bin/faults", argv);
+			exit(Lost + 1);
+		}
+		delay(i % 25);
+		mustkill("exec", pid);
+		reap("exec", pid);
 	}
 }
 
@@ -614,6 +637,7 @@ testkill(int rounds)
 	piping(rounds, Pwrite);
 	piping(rounds, Pwait);
 	locked(rounds);
+	execing(rounds);
 	exiting(rounds);
 }
 
@@ -628,6 +652,10 @@ main(int argc, char **argv)
 	}
 	testcase = argv[1];
 	rounds = argc > 2 ? atoi(argv[2]) : 50;
+	if(strcmp(testcase, "linger") == 0){
+		sleep(500);
+		return Lost;
+	}
 	if(strcmp(testcase, "kill") == 0)
 		testkill(rounds);
 	else if(strcmp(testcase, "append") == 0)
