@@ -338,6 +338,9 @@ arcsmax(void)
  * tables, as fn(arg, from, self, count), at most max of them: the
  * number given.  An arc is given where it is first found, in the
  * lowest processor's table and the first slot of its probe there.
+ * With eight processors' tables full the walk is some 5 million
+ * instructions, so it takes a scheduling point every 64 slots, and
+ * stops there if the caller is killed.
  */
 uint
 arcswalk(void (*fn)(void*, uint, uint, uint), void *arg, uint max)
@@ -349,6 +352,8 @@ arcswalk(void (*fn)(void*, uint, uint, uint), void *arg, uint max)
 
 	for(k = 0; k < nmach && nout < max; k++)
 		for(i = 0; i < Narc && nout < max; i++){
+			if(i % 64 == 63 && schedpoint() < 0)
+				return nout;
 			a = &mach[k].arcs->arc[i];
 			from = a->from;
 			self = a->self;
