@@ -248,7 +248,7 @@ struct Mach {
 	uint	clkcount;	/* the count its clock's timer reloads, if not 1/HZ's, else 0 (kern/apic.c, lapicnext) */
 	uint	clkphase;	/* how far its clock's tick falls after its point on the grid, in the timer's counts */
 	uint	clkseed;	/* the generator of those phases */
-	uint	clkprof;	/* its ticks until which they stay random after a profiled one (kern/clock.c) */
+	uint	clkprof;	/* its ticks left, this one's included, at random phases after a profiled one (kern/clock.c, Clkprof) */
 	uint	profseed;	/* the generator of its profiled ticks' thinning, under -d (kern/clock.c) */
 };
 
