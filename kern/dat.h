@@ -314,7 +314,7 @@ struct Proc {
 	Proc	*inext;		/* next thread of img */
 	uint	ticks;		/* clock ticks it has run, in user mode or in the kernel for it */
 	uint	profticks;	/* of those, ticks counted by one of img's profilers */
-	volatile uint	profowed;	/* ticks the clock found img's profilers on for, not yet counted (kern/prof.c) */
+	volatile uint	profowed;	/* ticks the clock found img's profilers on for, less those thinned under -d (kern/clock.c), not yet counted (kern/prof.c) */
 	uint	kpin;		/* in kprof's scope: kpctl's pid sets it, fork adds the parent's (under procs) */
 	uint	kpticks[2];	/* its user and kernel ticks in kprof's run: the NMI of its processor alone writes them */
 	char	*kstack;	/* bottom of the kernel stack */
