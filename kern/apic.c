@@ -320,8 +320,10 @@ enum {
 };
 
 /*
- * The clock's next tick, from its interrupt, which found a process
- * that profiles itself (prof: profil or pcsample, kern/prof.c): at a
+ * The clock's next tick, from its interrupt.  With prof (the clock's
+ * ticks stay at random phases for Clkprof ticks after one that found
+ * a process that profiles itself, profil or pcsample, kern/prof.c,
+ * whatever they find: kern/clock.c), at a
  * phase drawn at random after its point on the grid of 1/HZ, as
  * kprof's ticks are (nmiclocknext), so that a program whose loop keeps
  * time with the clock cannot alias with its samples.  On the fixed
@@ -330,12 +332,11 @@ enum {
  * (doc/benchmarks.md, profil aliases).  The grid stays, so the rate
  * stays HZ: the count written is from now, less the counts since this
  * tick (the periodic timer counts on from the count it reloads), to
- * the next grid point and its phase.  At a tick that finds no process
- * profiling, the tick goes back to the grid, and at the next to the
- * count of 1/HZ, which the time since the interrupt puts that far off
- * the grid: a few counts, once.  While nothing profiles the clock is as
- * it was, fixed, and the clock calls this only while m's clkcount says
- * otherwise.
+ * the next grid point and its phase.  Without prof, the tick goes
+ * back to the grid, and at the next to the count of 1/HZ, which the
+ * time since the interrupt puts that far off the grid: a few counts,
+ * once.  While nothing profiles the clock is as it was, fixed, and the
+ * clock calls this only while m's clkcount says otherwise.
  */
 NOPROF void
 lapicnext(int prof)

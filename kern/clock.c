@@ -119,10 +119,12 @@ clock(void)
 				m->profseed = Profseed - m->id;
 			if(!virtualclock || !thintick(m->spinning, &m->profseed))
 				p->profowed++;
-			m->clkprof = m->ticks + Clkprof;
+			m->clkprof = Clkprof;
 		}
 	}
-	prof = (int)(m->clkprof - m->ticks) > 0;
+	prof = m->clkprof > 0;
+	if(prof)
+		m->clkprof--;
 	lapiceoi();
 	if(prof | m->clkcount)
 		lapicnext(prof);

@@ -248,7 +248,7 @@ struct Mach {
 	uint	clkcount;	/* the count its clock's timer reloads, if not 1/HZ's, else 0 (kern/apic.c, lapicnext) */
 	uint	clkphase;	/* how far its clock's tick falls after its point on the grid, in the timer's counts */
 	uint	clkseed;	/* the generator of those phases */
-	uint	clkprof;	/* its ticks until which they stay random after a profiled one (kern/clock.c) */
+	uint	clkprof;	/* its ticks left, this one's included, at random phases after a profiled one (kern/clock.c, Clkprof) */
 	uint	profseed;	/* the generator of its profiled ticks' thinning, under -d (kern/clock.c) */
 };
 
@@ -314,7 +314,7 @@ struct Proc {
 	Proc	*inext;		/* next thread of img */
 	uint	ticks;		/* clock ticks it has run, in user mode or in the kernel for it */
 	uint	profticks;	/* of those, ticks counted by one of img's profilers */
-	volatile uint	profowed;	/* ticks the clock found img's profilers on for, not yet counted (kern/prof.c) */
+	volatile uint	profowed;	/* ticks the clock found img's profilers on for, less those thinned under -d (kern/clock.c), not yet counted (kern/prof.c) */
 	uint	kpin;		/* in kprof's scope: kpctl's pid sets it, fork adds the parent's (under procs) */
 	uint	kpticks[2];	/* its user and kernel ticks in kprof's run: the NMI of its processor alone writes them */
 	char	*kstack;	/* bottom of the kernel stack */

@@ -267,6 +267,8 @@ yield(void)
  *	kern/kpproc.c	kpproctext: every 32 lines (2 ms for a full table)
  *	dev/kpgmon.c	kpgmonopen: every histogram record; kpgmonread: every 64 KB
  *	kern/arcs.c	arcswalk (kpgmon's open): every 64 slots
+ *	dev/kpstack.c	stackread, and its snapshot: every stack and
+ *			every 1024 cells
  *
  * Everything else a call does is bounded by a small constant: the
  * process or node table, a pipe's 4 KB, a union's 8 directories.

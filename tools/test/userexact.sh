@@ -6,7 +6,12 @@
 # twice, once alone and once while a child it does not profile spins
 # (on the same processor, taking turns at the ticks, or on the other).
 # Each profile's total variation distance from the exact shares is at
-# most sampling's 95th percentile for as many ticks (tools/test/ucmp.py).
+# most sampling's 95th percentile for as many ticks (tools/test/ucmp.py)
+# and as far again as the median is below it: a profile as good as
+# sampling is over the 95th percentile one time in twenty, and so one
+# change in twenty to the kernel or to hotspots, which moves the ticks,
+# would fail the check with nothing wrong; the causes below were five
+# to fifteen times the 95th percentile.
 # Before the clock kept every tick at a random phase for a while after
 # a profiled one, the loop beside the child was 6.3 points over on one
 # processor (profiled turns of half a tick); before it thinned profiled
@@ -28,7 +33,7 @@ user() {
 	python3 tools/test/ucmp.py "$kind" "$d/h" o/test/hotspots "$d/upcdata" $fns >"$d/cmp" 2>&1
 	echo "$kind on $p cpus:"
 	cat "$d/cmp"
-	check "$kind-$p-within-noise" awk '/^total variation:/ { d = $3 } /^sampling alone:/ { n = $7 } END { exit !(d != "" && n != "" && d + 0 <= n + 0) }' "$d/cmp"
+	check "$kind-$p-within-noise" awk '/^total variation:/ { d = $3 } /^sampling alone:/ { m = $4; n = $7 } END { exit !(d != "" && n != "" && d + 0 <= 2 * n - m) }' "$d/cmp"
 	check "$kind-$p-ticks" awk '/^exact:/ { exit !($6 >= 10000) }' "$d/cmp"
 }
 

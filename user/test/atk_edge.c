@@ -115,7 +115,6 @@ offsetok(char *what, int fd, long want)
 		printf("atk_edge: offsets: FAIL %s: offset %ld (errno %d), not %ld\n", what, r, errno, want), nfail++;
 }
 
-/* offsets: files read at offsets up to 0x7FFFFFFF; writes there to devices that ignore it. */
 /* The kernel heap in use, from /dev/sysstat. */
 static long
 heapnow(void)
@@ -128,6 +127,7 @@ heapnow(void)
 	return strtol(p + 5, NULL, 10);
 }
 
+/* offsets: files read at offsets up to 0x7FFFFFFF; writes there to devices that ignore it. */
 static void
 offsets(void)
 {

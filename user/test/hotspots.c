@@ -1,5 +1,5 @@
 /*
- * hotspots [-p FILE | -s FILE] [-b] ROUNDS: a program whose time goes
+ * hotspots [-p FILE | -s FILE] [-b] [-v] ROUNDS: a program whose time goes
  * to hot spots of unlike instructions, for holding its profiles
  * against an exact count of its instructions (tools/test/userexact.sh).
  * Each round calls, in turn:
@@ -21,7 +21,9 @@
  * of text, and writes the counters to FILE; with -s it records its
  * pcs with pcsample(2) and writes them to FILE, 4 bytes each.  Both
  * are turned on at the start of main and off before the file is
- * written.  Under -d the run is the same every time.
+ * written.  With -v each process says the ticks it ran
+ * (#c/proctime), on the standard error.  Under -d the run is the same
+ * every time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,7 +47,7 @@ static int verbose;	/* -v: say the ticks each process ran */
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: hotspots [-p FILE | -s FILE] [-b] ROUNDS\n");
+	fprintf(stderr, "usage: hotspots [-p FILE | -s FILE] [-b] [-v] ROUNDS\n");
 	exit(1);
 }
 
@@ -134,7 +136,6 @@ beside(int n)
 		sink += i;
 }
 
-/* The child: spin n rounds of its own each time the pipe says so. */
 /* With -v, the ticks the process ran (#c/proctime), on the standard error. */
 static void
 ticks(char *who)
@@ -152,6 +153,7 @@ ticks(char *who)
 	}
 }
 
+/* The child: spin n rounds of its own each time the pipe says so. */
 static __attribute__((noinline)) void
 busy(int fd, int n)
 {
