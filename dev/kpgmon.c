@@ -117,6 +117,10 @@ kpgmonopen(Chan *c)
 	g->len = p - g->b;
 	g->max = g->len + narc*(1 + GMON_ARCSIZE);
 	arcswalk(putarc, g, narc);
+	if(up->killed){		/* the walk stopped short */
+		kfree(g);
+		return seterr(EINTR, nil);
+	}
 	c->aux = g;
 	return 0;
 }

@@ -233,7 +233,7 @@ swaptables(void)
 {
 	int k;
 
-	for(k = 0; k < MAXMACH; k++)
+	for(k = 0; k < nmach; k++)
 		mach[k].arcs = spare(k);
 }
 

@@ -373,7 +373,8 @@ kpproctick(Proc *p, uint kernel)
  * Mach.spinning), which land at the pause where each turn ended, are
  * left out.  seed is the asking processor's generator, so that -d runs
  * repeat.  Without -d the processors run at once, each in its own
- * time, and every tick counts.
+ * time, and every tick counts.  Always inline, as kprof's NMI wants
+ * its counting: each kind of tick a path of its own (dev/kpnmi.c, count).
  */
 static inline __attribute__((always_inline)) int
 thintick(int spinning, uint *seed)

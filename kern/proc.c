@@ -256,8 +256,7 @@ yield(void)
  * call stops there.  The callers, where time grows with what is asked:
  *
  *	dev/devroot.c	rootread, rootwrite, grow: every 64 KB copied
- *	dev/devuart.c	uartwrite: every 64 bytes sent
- *	dev/devcons.c	conswrite: every 64 bytes printed
+ *	dev/devuart.c, devcons.c	uartwrite, conswrite: every 64 bytes
  *	dev/devspin.c	spina, spinb: every 64K turns of the loop
  *	kern/mmu.c	mapuser, copypgdir: every page; unmapuser, protectuser,
  *			okuser: every table
@@ -265,10 +264,9 @@ yield(void)
  *	kern/sysfile.c	unionread: every directory entry read
  *	kern/chan.c	namec: every element of a path walked
  *	kern/kpproc.c	kpproctext: every 32 lines (2 ms for a full table)
- *	dev/kpgmon.c	kpgmonopen: every histogram record; kpgmonread: every 64 KB
- *	kern/arcs.c	arcswalk (kpgmon's open): every 64 slots
- *	dev/kpstack.c	stackread, and its snapshot: every stack and
- *			every 1024 cells
+ *	dev/kpgmon.c	kpgmonopen: every histogram record, and every 64
+ *			slots of arcswalk's; kpgmonread: every 64 KB
+ *	dev/kpstack.c	stackread's snapshot: every stack, every 1024 cells
  *
  * Everything else a call does is bounded by a small constant: the
  * process or node table, a pipe's 4 KB, a union's 8 directories.
