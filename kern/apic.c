@@ -342,7 +342,7 @@ NOPROF void
 lapicnext(int prof)
 {
 	Mach *m = thismach();
-	uint e, ph, c;
+	int e, ph, c, near = lapicticks/16;
 
 	if(!prof && m->clkphase == 0){
 		lapicgrid();
@@ -356,16 +356,27 @@ lapicnext(int prof)
 		ph = (uvlong)m->clkseed * lapicticks >> 32;
 	}
 	e = (m->clkcount ? m->clkcount : lapicticks) - lapic[Ltccr];
-	c = lapicticks + ph - m->clkphase;
+	c = lapicticks + ph - m->clkphase - e;
 	/*
-	 * A point already passed (a host that stopped us), or so near that
-	 * the timer, reloading so short a count, would fire faster than
-	 * its interrupt is taken (under QEMU, its timer loop then never
-	 * catches up, and the guest stops): the one after it instead.
+	 * A point already passed (a host that stopped us, or interrupts
+	 * held off), or so near that the timer, reloading so short a
+	 * count, would fire faster than its interrupt is taken (under
+	 * QEMU, its timer loop then never catches up, and the guest
+	 * stops): the tick comes later, and its phase says how much, so
+	 * that the next finds the grid again.  Moved to the point after
+	 * instead, as it was, it lost the grid point, one tick of the
+	 * time at every draw of a phase 15/16 of a tick before the last:
+	 * beside a profiling process the clock ran 0.25% slow
+	 * (atk_prof rate).  A tick more than a period behind then gives
+	 * its point up, so that a clock held off for long never runs
+	 * fast to catch up.
 	 */
-	while(c <= e + lapicticks/16)
-		c += lapicticks;
-	c -= e;
+	if(c <= near){
+		ph += near + 1 - c;
+		c = near + 1;
+		while(ph >= 2*(int)lapicticks)
+			ph -= lapicticks;
+	}
 	lapicw(Lticr, c);
 	m->clkcount = c;
 	m->clkphase = ph;

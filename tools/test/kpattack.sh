@@ -6,6 +6,10 @@
 # its lines move; `pid N' for a child while fork
 # makes it; more exited processes than kpproc keeps, with a reader of
 # it running; kpproc, kpctl and kpgmon read at every offset in pieces;
+# kpproc held open, each open with its text, by processes and threads
+# until the heap runs out, beside readers of one shared open at odd
+# offsets; openers of kpgmon killed mid-open while others toggle arcs,
+# startclr, stop and start;
 # kpgmon held open as often as processes can (fork and exec still
 # work); arcs on, arcs off and startclr from three processes at once
 # while two others fork and kprof samples at 10000 Hz (the text's hash
@@ -22,12 +26,12 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
-cases='atk_kprof ctl; atk_kprof offsets; atk_kprof torn 40; atk_kprof forkpid 20; atk_kprof exits 300; atk_kprof gmon'
+cases='atk_kprof ctl; atk_kprof offsets; atk_kprof torn 40; atk_kprof forkpid 20; atk_kprof exits 300; atk_kprof gmon; atk_kprof kphold 20; atk_kprof gmonkill 20'
 for how in "-d -p 2" "-d -p 4" "-p 4"; do
 	n=${how// /}
 	# shellcheck disable=SC2086
 	guest $how -a hz=1000 -t 300 -c "cat /dev/textsum; cat /dev/sysstat; $cases; cat /dev/sysstat; cat /dev/textsum"
-	for c in ctl offsets torn forkpid exits gmon; do
+	for c in ctl offsets torn forkpid exits gmon kphold gmonkill; do
 		has "$n-$c" "^atk_kprof: $c: ok$"
 	done
 	hasnt "$n-no-failure" '^FAIL|panic|kernel trap'

@@ -20,7 +20,10 @@
 # under ticking threads, heap taken away under the buffers on either
 # side of a page table's boundary, pages freed under the ticks and
 # taken by other processes of the same program, the top of user space,
-# kills and exec amid the ticks (user/test/atk_prof.c).
+# kills and exec amid the ticks (user/test/atk_prof.c); and on 1
+# processor the clock's rate against QEMU's virtual time beside
+# threads that turn profil and pcsample on and off (atk_prof rate,
+# 10000 ticks: at most 2000 ppm off the rate with nothing profiling).
 #
 # Every check here counts ticks, not instructions (profdemo's 1 s,
 # atk_prof's 1000 ticks, threadtest's spins of so many ticks), so the
@@ -46,9 +49,12 @@ atkok() {
 }
 
 guest -d -i 3 -p 1 -a 'hz=10000' -t 300 -c "cat /dev/textsum; cat /dev/sysstat
-${atkprof}sleep 1
+${atkprof}atk_prof rate 10000
+sleep 1
 cat /dev/sysstat; cat /dev/textsum"
 atkok 1
+sed -n 's/^atk_prof: rate: \(alone .*\)/p1: \1/p' <<<"$out"
+has atk_prof-rate-1 '^atk_prof: rate: ok$'
 hasnt "atk_prof-1-no-fail" '^FAIL'
 hasnt "atk_prof-1-no-panic" 'panic'
 textintact "atk_prof-1-text-intact"

@@ -39,6 +39,16 @@
  *		processes that open kpgmon again and again, and beside
  *		processes that read it whole again and again, ends
  *		within 110, however big the file is
+ *	kphold	(ROUNDS holders) the heap filled with files but for
+ *		256 KB, then processes and threads open kpproc and read
+ *		a byte of each open, each open keeping its text, until
+ *		an open or read fails, while three processes read one
+ *		shared open at odd offsets and reap children: each
+ *		holder stops at ENOMEM or EMFILE, and the heap comes back
+ *	gmonkill	(ROUNDS openers) openers of kpgmon with the call
+ *		graph on, killed a few ticks into their opens, while two
+ *		processes write arcs on and off, startclr, stop and start:
+ *		each opener dies or ends, and the text and heap stay
  *	interval	(ROUNDS writes at most, for tools/test/kpattack.sh's
  *		gdb) two threads write interval random while kprof
  *		counts, until intervalstop is set; then kprof's clock
@@ -983,13 +993,222 @@ interval(int rounds)
 		ok("interval");
 }
 
+/*
+ * kphold: processes, and threads of each, open kpproc and read a byte
+ * of each open at offset 0, so that each open keeps its own text,
+ * until an open or a read fails, with the kernel heap nearly full of a
+ * file; meanwhile three processes that share one open read it at odd
+ * offsets, seek it back to 0, and reap children that exit.  Each
+ * holder must stop at an error, ENOMEM or EMFILE, and once the holders
+ * are killed and the file removed the heap must be back.
+ */
+static int	kphold0;	/* read end of a pipe nothing writes: the holders' wait */
+
+static void
+kpholder(int w)
+{
+	char c;
+	int fd, e = 0;
+
+	for(;;){
+		if((fd = open("/dev/kpproc", O_RDONLY)) < 0){
+			e = errno;
+			break;
+		}
+		if(read(fd, &c, 1) != 1){
+			e = errno;
+			break;
+		}
+	}
+	c = e == ENOMEM ? 'm' : e == EMFILE ? 'f' : 'x';
+	write(w, &c, 1);
+	read(kphold0, &c, 1);
+	_exit(0);
+}
+
+static void
+kpsharer(int fd, int k)
+{
+	char b[97];
+	int i;
+	long r;
+
+	for(i = 0; ; i++){
+		if(i % 7 == k)
+			seek(fd, 0, 0);
+		else if(i % 11 == k)
+			seek(fd, 1 + i % 4000, 0);
+		r = read(fd, b, 1 + (i * 13 + k) % 96);
+		if(r < 0 && errno != ENOMEM)
+			_exit(3);
+		if(i % 5 == 0 && fork() == 0)
+			_exit(0);
+		if(i % 5 == 0)
+			wait(NULL);
+	}
+}
+
+static void
+kphold(int nholder)
+{
+	int said[2], hold[2], pid[64], n, i, k, fd, ff, nfile, nm = 0, nf = 0, nx = 0;
+	char name[32];
+	long before;
+	char c;
+
+	fillkpproc();
+	ctl("stop");
+	before = heapinuse();
+	/* Files of 64 KB fill the heap, but for 256 KB left for the holders. */
+	memset(big, 'k', sizeof big);
+	for(nfile = 0; ; nfile++){
+		snprintf(name, sizeof name, "/tmp/kphold.%d", nfile);
+		if((ff = create(name, O_RDWR, 0666)) < 0)
+			fatal(name);
+		k = write(ff, big, Big - 16);
+		close(ff);
+		if(k != Big - 16)
+			break;
+	}
+	if(errno != ENOMEM && errno != ENOSPC)
+		fatal("fill");
+	for(i = nfile; i >= 0 && i > nfile - 5; i--){
+		snprintf(name, sizeof name, "/tmp/kphold.%d", i);
+		remove(name);
+	}
+	if(pipe(said) < 0 || pipe(hold) < 0)
+		fatal("pipe");
+	kphold0 = hold[0];
+	if((fd = open("/dev/kpproc", O_RDONLY)) < 0)
+		fatal("/dev/kpproc");
+	n = 0;
+	for(i = 0; i < 3; i++)
+		if((pid[n] = fork()) == 0)
+			kpsharer(fd, i);
+		else if(pid[n] > 0)
+			n++;
+	close(fd);
+	for(i = 0; i < nholder && n < 64; i++){
+		if((pid[n] = fork()) == 0){
+			close(hold[1]);
+			if(i % 2 == 0 && (k = rfork(RFPROC|RFMEM)) <= 0){
+				if(k < 0)
+					write(said[1], "x", 1);
+				kpholder(said[1]);
+			}
+			kpholder(said[1]);
+		}
+		if(pid[n] < 0)
+			break;
+		n++;
+		if(read(said[0], &c, 1) != 1)
+			fatal("read");
+		if(i % 2 == 0 && read(said[0], &c, 1) != 1)
+			fatal("read");
+		nm += c == 'm';
+		nf += c == 'f';
+		nx += c == 'x';
+	}
+	printf("atk_kprof: kphold: %d holders, %d out of memory, %d out of descriptors, %d other; heap %ld, %ld before\n",
+		i, nm, nf, nx, heapinuse(), before);
+	for(i = 0; i < 3; i++)
+		kill(pid[i]);
+	close(hold[1]);
+	while(wait(NULL) > 0)
+		;
+	for(i = 0; i <= nfile - 5; i++){
+		snprintf(name, sizeof name, "/tmp/kphold.%d", i);
+		remove(name);
+	}
+	close(said[0]);
+	close(said[1]);
+	close(hold[0]);
+	if(nx != 0)
+		fail("kphold-errors", "%d holders stopped on another error", nx);
+	else if(nm == 0)
+		fail("kphold-errors", "no holder ran out of memory");
+	else
+		ok("kphold-errors");
+	if(heapinuse() != before)
+		fail("kphold-heap-back", "heap in use %ld after, %ld before", heapinuse(), before);
+	else
+		ok("kphold-heap-back");
+}
+
+/*
+ * gmonkill: with the call graph full, openers of kpgmon are killed at
+ * every few ticks into their open, while two togglers write arcs on
+ * and off, startclr, stop and start; each opener dies or ends, and the
+ * text and heap are as they were.
+ */
+static void
+gmonkill(int rounds)
+{
+	static const char *msg[] = { "arcs on", "arcs off", "startclr", "stop", "start", "arcs on" };
+	char sum0[32], sum1[32];
+	int i, k, pid, tog[2], st, bad = 0, fd;
+	long before;
+
+	if(readwhole("/dev/textsum", sum0, sizeof sum0) < 0)
+		fatal("/dev/textsum");
+	before = heapinuse();
+	ctl("pid all");
+	ctl("arcs on");
+	ctl("startclr");
+	for(k = 0; k < 2; k++)
+		if((tog[k] = fork()) == 0)
+			for(i = k;; i++){
+				if(ctln(msg[i % 6], strlen(msg[i % 6]), &st) < 0)
+					_exit(1);
+				sleep(1 + i % 3);
+			}
+	for(i = 0; i < rounds; i++){
+		if((pid = fork()) == 0){
+			for(;;){
+				if((fd = open("/dev/kpgmon", O_RDONLY)) < 0)
+					_exit(errno == ENOMEM ? 0 : 2);
+				while(read(fd, piece, sizeof piece) > 0)
+					;
+				close(fd);
+			}
+		}
+		if(pid < 0)
+			fatal("fork");
+		if(i % 4 != 0)
+			sleep(i % 5);
+		kill(pid);
+		if(wait(&st) != pid || (st != 255 && st != 0))
+			bad++;
+	}
+	for(k = 0; k < 2; k++)
+		kill(tog[k]);
+	while(wait(NULL) > 0)
+		;
+	ctl("arcs off");
+	ctl("stop");
+	if(readwhole("/dev/textsum", sum1, sizeof sum1) < 0)
+		fatal("/dev/textsum");
+	if(bad != 0)
+		fail("gmonkill-status", "%d of %d openers ended otherwise", bad, rounds);
+	else
+		ok("gmonkill-status");
+	if(strcmp(sum0, sum1) != 0)
+		fail("gmonkill-textsum", "text hash %s after, %s before", sum1, sum0);
+	else
+		ok("gmonkill-textsum");
+	if(heapinuse() != before)
+		fail("gmonkill-heap-back", "heap in use %ld after, %ld before", heapinuse(), before);
+	else
+		ok("gmonkill-heap-back");
+}
+
 int
 main(int argc, char *argv[])
 {
 	int rounds = argc > 2 ? atoi(argv[2]) : 20;
 
 	if(argc < 2){
-		fprintf(stderr, "usage: atk_kprof ctl|forkpid|exits|offsets|torn|gmon|arcs|leave|latency|gmonwait|interval [rounds]\n");
+		fprintf(stderr, "usage: atk_kprof ctl|forkpid|exits|offsets|torn|gmon|arcs|leave|latency|gmonwait|interval|kphold|gmonkill [rounds]\n");
 		return 1;
 	}
 	if(strcmp(argv[1], "ctl") == 0)
@@ -1014,6 +1233,10 @@ main(int argc, char *argv[])
 		gmonwait(rounds);
 	else if(strcmp(argv[1], "interval") == 0)
 		interval(rounds);
+	else if(strcmp(argv[1], "kphold") == 0)
+		kphold(rounds);
+	else if(strcmp(argv[1], "gmonkill") == 0)
+		gmonkill(rounds);
 	else{
 		fprintf(stderr, "atk_kprof: %s: no such case\n", argv[1]);
 		return 1;

@@ -4,7 +4,7 @@
  * uaddsat16 and uput32, kern/fns.h), and look for a write anywhere but
  * the counters and samples the settings in force name.
  *
- *	atk_prof mix|shrink|churn|top|kill|exec [ticks]
+ *	atk_prof mix|shrink|churn|top|kill|exec|rate [ticks]
  *
  * mix	threads tick (in user loops and in system calls) while main
  *	switches profil and pcsample between two buffers of different
@@ -26,6 +26,9 @@
  * kill	processes of ticking threads killed, a thread at a time.
  * exec	a thread execs while the others tick and shrink the heap under
  *	the buffers; the new image's buffers stay zero.
+ * rate	the clock's rate against the time-stamp counter (under -d,
+ *	the virtual time), alone and beside threads that turn profil
+ *	and pcsample on and off: the same.
  *
  * Each case runs for about ticks clock ticks (default 1000) and prints
  * "ok NAME" or "FAIL NAME: why" for each check, then "atk_prof: CASE:
@@ -565,6 +568,73 @@ execchild(void)
 	return !allzero(zone, sizeof zone) || !allzero(szone, sizeof szone) || pcsample(NULL, 0) != 0;
 }
 
+/*
+ * rate: the clock's ticks against the time-stamp counter's time, which
+ * under run-qemu.sh -d is QEMU's virtual time: over T ticks with
+ * nothing profiling, then over T ticks while three threads turn profil
+ * and pcsample on and off without pause, each tick of theirs moving
+ * the clock to a phase drawn at random.  The rate must stay within
+ * 2000 parts per million of the first (at 10000 Hz under -i 3, 800
+ * below it: the timer's reprogramming, a few counts late each tick).
+ */
+static unsigned short	ratebuf[NTHR][1024];
+static uintptr_t	ratesamp[NTHR][64];
+
+static void
+rateprof(int k)
+{
+	int i;
+
+	nstarted++;
+	for(i = 0; !stop; i++){
+		if(i % 2 == 0)
+			profil(ratebuf[k], sizeof ratebuf[k], (uintptr_t)spinloop, 0x8000 >> (i % 3));
+		else
+			pcsample(ratesamp[k], 64);
+		spinloop(300 + 100 * k);
+		profil(NULL, 0, 0, 0);
+		pcsample(NULL, 0);
+		spinloop(200);
+	}
+}
+
+/* Parts per million of the counter's time that T ticks of the clock say. */
+static unsigned long
+ratenow(void)
+{
+	unsigned long t0, t1;
+	unsigned long long s0, s1;
+
+	t0 = now();
+	while(now() == t0)
+		;
+	t0 = now();
+	s0 = tsc();
+	while((t1 = now()) - t0 < T)
+		;
+	s1 = tsc();
+	return (unsigned long long)(t1 - t0) * (1000000000ULL / hz) * 1000 / ((s1 - s0) / 1000);
+}
+
+static void
+rate(void)
+{
+	unsigned long r0, r1;
+	int k;
+
+	r0 = ratenow();
+	for(k = 0; k < NTHR; k++)
+		thread(rateprof, k);
+	r1 = ratenow();
+	stop = 1;
+	waitn(NTHR);
+	printf("atk_prof: rate: alone %lu, beside profil %lu ppm of the time-stamp counter's time\n", r0, r1);
+	if(r1 + 2000 < r0 || r1 > r0 + 2000)
+		fail("rate", "the clock at %lu ppm beside profil, %lu alone", r1, r0);
+	else
+		ok("rate");
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -572,7 +642,7 @@ main(int argc, char *argv[])
 	if(argc == 2 && strcmp(argv[1], "-execchild") == 0)
 		return execchild();
 	if(argc < 2 || argc > 3){
-		fprintf(stderr, "usage: atk_prof mix|shrink|churn|top|kill|exec [ticks]\n");
+		fprintf(stderr, "usage: atk_prof mix|shrink|churn|top|kill|exec|rate [ticks]\n");
 		return 1;
 	}
 	if(argc == 3)
@@ -589,6 +659,8 @@ main(int argc, char *argv[])
 		killer();
 	else if(strcmp(argv[1], "exec") == 0)
 		execs();
+	else if(strcmp(argv[1], "rate") == 0)
+		rate();
 	else{
 		fprintf(stderr, "atk_prof: unknown case %s\n", argv[1]);
 		return 1;
