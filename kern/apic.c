@@ -270,10 +270,15 @@ nmiclocktime(int clr)
  * The next sample, from the first processor's NMI: channel 0 counts
  * once (mode 0: its output rises at the end of the count, and a count
  * written drops it and starts the next) to a phase drawn at random in
- * the tick after this processor's next one, which its local APIC
- * timer's count says how far off it is.  So the NMI's own delay needs
+ * the 1/HZ after the next point of this processor's grid, which its
+ * local APIC timer's count, less the phase of its next tick
+ * (lapicnext), says how far off it is.  So the NMI's own delay needs
  * no measuring: two multiplications, where latching channel 0 to take
  * it off a random interval would take 3 port reads and a division.
+ * The grid, not the tick: while a process profiles, the ticks come at
+ * random phases, some less than 1/HZ apart, and a draw in the tick
+ * after the next then passed the one after that, so that kprof lost
+ * 15% of its samples beside profdemo -p (kprof.sh, rate-beside-profil).
  * The generator is linear congruential, whose high bits, all that the
  * draw (nmiseed * nmicount >> 32) keeps, are as good as xorshift's
  * for the 5 instructions of its 11.
@@ -281,9 +286,12 @@ nmiclocktime(int clr)
 NOPROF void
 nmiclocknext(void)
 {
+	int g;
 	uint left, c;
 
-	left = (uvlong)lapic[Ltccr] * nmiscale >> 32;
+	for(g = lapic[Ltccr] - mach[0].clkphase; g < 0; g += lapicticks)
+		;
+	left = (uvlong)g * nmiscale >> 32;
 	nmiseed = nmiseed * Lcgmul + Lcgadd;
 	c = left + 1 + ((uvlong)nmiseed * nmicount >> 32);
 	outb(0x40, c);
