@@ -291,7 +291,7 @@ nmiclocknext(void)
 
 	for(g = lapic[Ltccr] - mach[0].clkphase; g < 0; g += lapicticks)
 		;
-	left = (uvlong)g * nmiscale >> 32;
+	left = (uvlong)(uint)g * nmiscale >> 32;
 	nmiseed = nmiseed * Lcgmul + Lcgadd;
 	c = left + 1 + ((uvlong)nmiseed * nmicount >> 32);
 	outb(0x40, c);

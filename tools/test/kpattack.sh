@@ -100,7 +100,7 @@ gdb.execute("hbreak *0x$mid", to_string=True)
 # it holds no lock, and the other writer runs on the other processor.
 while True:
     gdb.execute("continue", to_string=True)
-    ret = int(ev("*(unsigned*)\$esp"))
+    ret = int(gdb.selected_frame().older().pc())
     p = ev("mach[0].proc")
     if (int(p) != 0 and 0x$ulo <= ret < 0x$ulo + 0x$ulen
         and p["parent"]["name"].string() == "atk_kprof" and int(p["parent"]["state"]) == 2):
