@@ -22,6 +22,9 @@
  *		process, and the name is the file's, '?' for the newline.
  *	devbind	a file bound over #c's power and time, by their names
  *		in /dev and #c: #c/power and #c/time stay the device's.
+ *	devmode	every file of every device opened to read, to write and
+ *		both: it opens if and only if its permissions allow,
+ *		else EACCES.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -532,6 +535,46 @@ devbind(void)
 		bad("remove /tmp/devbind: errno %ld", errno, 0);
 }
 
+/*
+ * devmode: each file of #c, #t, #T, #| and (the test kernel's) #S
+ * opens in each mode just when its mode (stat's) allows: /dev/time
+ * opened to write and consctl to read were refused only by every read
+ * or write after.
+ */
+static void
+devmode(void)
+{
+	static char *devs[] = { "#c", "#t", "#T", "#|", "#S" };
+	static int modes[] = { O_RDONLY, O_WRONLY, O_RDWR };
+	static unsigned want[] = { 0400, 0200, 0600 };
+	struct Dir d;
+	char path[64];
+	unsigned i, m;
+	int dfd, fd, files = 0;
+
+	for(i = 0; i < sizeof devs / sizeof devs[0]; i++){
+		if((dfd = open(devs[i], O_RDONLY)) < 0)
+			continue;	/* #S is the test kernel's */
+		while(read(dfd, &d, sizeof d) == sizeof d){
+			if(d.mode & DMDIR)
+				continue;
+			snprintf(path, sizeof path, "%s/%s", devs[i], d.name);
+			files++;
+			for(m = 0; m < 3; m++){
+				fd = open(path, modes[m]);
+				if(fd >= 0)
+					close(fd);
+				if((d.mode & want[m]) == want[m] ? fd < 0 : fd >= 0 || errno != EACCES)
+					printf("atk_edge: devmode: FAIL %s (mode %o) opened with mode %d: %d, errno %d\n",
+						path, d.mode & 0777, modes[m], fd, errno), nfail++;
+			}
+		}
+		close(dfd);
+	}
+	if(files < 15)
+		bad("%ld device files, not 15 or more", files, 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -556,8 +599,10 @@ main(int argc, char **argv)
 		name();
 	else if(strcmp(test, "devbind") == 0)
 		devbind();
+	else if(strcmp(test, "devmode") == 0)
+		devmode();
 	else{
-		fprintf(stderr, "usage: atk_edge offsets|deep|seg|pipekill|pidexit|name|devbind\n");
+		fprintf(stderr, "usage: atk_edge offsets|deep|seg|pipekill|pidexit|name|devbind|devmode\n");
 		return 1;
 	}
 	printf("atk_edge: %s: %s\n", test, nfail ? "failed" : "ok");
