@@ -423,8 +423,8 @@ mountat(Chan *at, Mount *m)
 }
 
 /*
- * bind new old: old now shows new (MREPL), or a union of both
- * (MBEFORE: new first, MAFTER: old first).  Binding a directory that
+ * bind new old: old now shows new (MREPL), or, directories, a union
+ * of both (MBEFORE: new first, MAFTER: old first).  Binding a directory that
  * is already in the union changes nothing.
  */
 int
@@ -440,6 +440,9 @@ kbind(char *new, char *old, int flag)
 		;	/* namec has said why */
 	else if((cn->qid & QDIR) != (co->qid & QDIR))
 		seterr(ENOTDIR, "bind: directory and file");
+	else if((cn->qid & QDIR) == 0 && flag != MREPL)
+		/* A walk reaches only a union's first file: bind -a of a file was a success that showed nothing. */
+		seterr(ENOTDIR, "bind: a union of files");
 	else{
 		lock(&mountlk);
 		at = mountpoint(co);

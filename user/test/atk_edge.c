@@ -25,6 +25,9 @@
  *	devmode	every file of every device opened to read, to write and
  *		both: it opens if and only if its permissions allow,
  *		else EACCES.
+ *	fileunion	a file bound before or after a file, bare and with a
+ *		bind there already: refused with ENOTDIR, and the file
+ *		shows what it showed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -575,6 +578,57 @@ devmode(void)
 		bad("%ld device files, not 15 or more", files, 0);
 }
 
+/* The first bytes of path, as a string; "" if it cannot be read. */
+static char*
+head(char *path)
+{
+	static char buf[16];
+
+	if(readwhole(path, buf, sizeof buf) < 0)
+		buf[0] = '\0';
+	return buf;
+}
+
+/*
+ * fileunion: a union is of directories.  Of files, a walk reaches
+ * only the first, so a file bound after one was a bind that showed
+ * nothing, and took a slot of the union and of the mount table.
+ */
+static void
+fileunion(void)
+{
+	static char *files[] = { "/tmp/fu.a", "/tmp/fu.b", "/tmp/fu.c" };
+	static int flags[] = { MBEFORE, MAFTER };
+	unsigned i;
+	int fd, r;
+
+	for(i = 0; i < 3; i++)
+		if((fd = create(files[i], O_WRONLY, 0664)) < 0 || write(fd, files[i] + 8, 1) != 1 || close(fd) < 0)
+			fatal(files[i]);
+	for(i = 0; i < 2; i++){
+		if((r = bind("/tmp/fu.a", "/tmp/fu.b", flags[i])) != -1 || errno != ENOTDIR)
+			bad("bind -%c of a file onto a file: %ld", "ba"[i], r);
+		if(strcmp(head("/tmp/fu.b"), "b") != 0)
+			bad("after bind -%c, /tmp/fu.b is not b", "ba"[i], 0);
+		unmount(NULL, "/tmp/fu.b");
+	}
+	if(bind("/tmp/fu.a", "/tmp/fu.b", MREPL) < 0 || strcmp(head("/tmp/fu.b"), "a") != 0)
+		bad("bind of a file onto a file: errno %ld", errno, 0);
+	for(i = 0; i < 2; i++){
+		if((r = bind("/tmp/fu.c", "/tmp/fu.b", flags[i])) != -1 || errno != ENOTDIR)
+			bad("bind -%c of a file onto a bound file: %ld", "ba"[i], r);
+		if(strcmp(head("/tmp/fu.b"), "a") != 0)
+			bad("after bind -%c onto the bind, /tmp/fu.b is not a", "ba"[i], 0);
+	}
+	if(unmount(NULL, "/tmp/fu.b") < 0 || strcmp(head("/tmp/fu.b"), "b") != 0)
+		bad("unmount of the file's bind: errno %ld", errno, 0);
+	if(unmount(NULL, "/tmp/fu.b") != -1)
+		bad("a bind left on /tmp/fu.b", 0, 0);
+	for(i = 0; i < 3; i++)
+		if(remove(files[i]) < 0)
+			bad("remove: errno %ld", errno, 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -601,8 +655,10 @@ main(int argc, char **argv)
 		devbind();
 	else if(strcmp(test, "devmode") == 0)
 		devmode();
+	else if(strcmp(test, "fileunion") == 0)
+		fileunion();
 	else{
-		fprintf(stderr, "usage: atk_edge offsets|deep|seg|pipekill|pidexit|name|devbind|devmode\n");
+		fprintf(stderr, "usage: atk_edge offsets|deep|seg|pipekill|pidexit|name|devbind|devmode|fileunion\n");
 		return 1;
 	}
 	printf("atk_edge: %s: %s\n", test, nfail ? "failed" : "ok");
