@@ -28,6 +28,8 @@
  *	fileunion	a file bound before or after a file, bare and with a
  *		bind there already: refused with ENOTDIR, and the file
  *		shows what it showed.
+ *	rdtrunc	open and create with O_TRUNC but not to write: refused
+ *		with EINVAL, the file whole, or not made.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -629,6 +631,47 @@ fileunion(void)
 			bad("remove: errno %ld", errno, 0);
 }
 
+/* The length of path, or -1 if it does not exist. */
+static long
+length(char *path)
+{
+	struct Dir d;
+
+	return stat(path, &d) < 0 ? -1 : (long)d.length;
+}
+
+/*
+ * rdtrunc: O_TRUNC empties a file, which a read-only open may not do;
+ * it was taken, and the file kept whole: a success that did not do
+ * what was asked.
+ */
+static void
+rdtrunc(void)
+{
+	int fd;
+
+	if((fd = create("/tmp/rdtrunc", O_WRONLY, 0664)) < 0 || write(fd, "abc", 3) != 3 || close(fd) < 0)
+		fatal("/tmp/rdtrunc");
+	if((fd = open("/tmp/rdtrunc", O_RDONLY|O_TRUNC)) != -1 || errno != EINVAL)
+		bad("open O_RDONLY|O_TRUNC: %ld, errno %ld", fd, errno);
+	if((fd = open("/tmp/rdtrunc", O_RDONLY|O_TRUNC|O_CREAT)) != -1 || errno != EINVAL)
+		bad("open O_RDONLY|O_TRUNC|O_CREAT: %ld, errno %ld", fd, errno);
+	if(length("/tmp/rdtrunc") != 3)
+		bad("after the opens /tmp/rdtrunc has %ld bytes, not 3", length("/tmp/rdtrunc"), 0);
+	if((fd = open("/tmp/rdtrunc.new", O_RDONLY|O_TRUNC|O_CREAT)) != -1 || errno != EINVAL)
+		bad("open O_RDONLY|O_TRUNC|O_CREAT of a new file: %ld, errno %ld", fd, errno);
+	if((fd = create("/tmp/rdtrunc.new", O_RDONLY|O_TRUNC, 0664)) != -1 || errno != EINVAL)
+		bad("create O_RDONLY|O_TRUNC: %ld, errno %ld", fd, errno);
+	if(length("/tmp/rdtrunc.new") != -1){
+		bad("a refused open made /tmp/rdtrunc.new", 0, 0);
+		remove("/tmp/rdtrunc.new");
+	}
+	if((fd = open("/tmp/rdtrunc", O_WRONLY|O_TRUNC)) < 0 || close(fd) < 0 || length("/tmp/rdtrunc") != 0)
+		bad("open O_WRONLY|O_TRUNC: %ld, %ld bytes after", fd, length("/tmp/rdtrunc"));
+	if(remove("/tmp/rdtrunc") < 0)
+		bad("remove: errno %ld", errno, 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -657,8 +700,10 @@ main(int argc, char **argv)
 		devmode();
 	else if(strcmp(test, "fileunion") == 0)
 		fileunion();
+	else if(strcmp(test, "rdtrunc") == 0)
+		rdtrunc();
 	else{
-		fprintf(stderr, "usage: atk_edge offsets|deep|seg|pipekill|pidexit|name|devbind|devmode|fileunion\n");
+		fprintf(stderr, "usage: atk_edge offsets|deep|seg|pipekill|pidexit|name|devbind|devmode|fileunion|rdtrunc\n");
 		return 1;
 	}
 	printf("atk_edge: %s: %s\n", test, nfail ? "failed" : "ok");
