@@ -455,6 +455,15 @@ kbind(char *new, char *old, int flag)
 		 */
 		if(devtab[at->type]->dc == '|')
 			seterr(EINVAL, "bind onto a pipe");
+		/*
+		 * Nor onto another device's directory than the root file
+		 * system's: only its "#x" path, which passes every bind, and
+		 * the binds of it, whose directories a walk goes on in
+		 * without looking for a bind again, reach it, so such a bind
+		 * was a success that no walk saw.
+		 */
+		else if(at->qid & QDIR && devtab[at->type]->dc != '/')
+			seterr(EINVAL, "bind onto a device's directory");
 		else if((nu = newunion(cn, at, m, flag, u)) >= 0 && (m = mountat(at, m)) != nil){
 			/* The union takes over cn's reference, and one more of each other. */
 			if(cn->mnt != nil){

@@ -30,6 +30,8 @@
  *		shows what it showed.
  *	rdtrunc	open and create with O_TRUNC but not to write: refused
  *		with EINVAL, the file whole, or not made.
+ *	devdir	a directory bound onto the directory of #c, #t and #T,
+ *		which no walk passes through: refused with EINVAL.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -672,6 +674,37 @@ rdtrunc(void)
 		bad("remove: errno %ld", errno, 0);
 }
 
+/*
+ * devdir: a device's directory is reached only by its own "#x" path,
+ * which walks past every bind, and by binds of it, whose directories a
+ * walk goes on in without looking for binds on them again: a bind onto
+ * it was a success that nothing could see, and held a slot of the
+ * mount table until undone.
+ */
+static void
+devdir(void)
+{
+	static char *devs[] = { "#c", "#t", "#T", "#c/", "#T/." };
+	static int flags[] = { MREPL, MBEFORE, MAFTER };
+	unsigned i, j;
+	int r;
+
+	for(i = 0; i < sizeof devs / sizeof devs[0]; i++)
+		for(j = 0; j < 3; j++)
+			if((r = bind("/tmp", devs[i], flags[j])) != -1 || errno != EINVAL){
+				bad("bind onto a device's directory: %ld, errno %ld", r, errno);
+				printf("atk_edge: devdir: (bind /tmp onto %s, flag %d)\n", devs[i], flags[j]);
+				unmount(NULL, devs[i]);
+			}
+	/* the root file system's own directory, "#/", is "/", which every walk starts at */
+	if(mkdir("/tmp/devdir") < 0 || create("/tmp/devdir/seen", O_RDONLY, 0664) < 0)
+		fatal("/tmp/devdir/seen");
+	if(bind("/tmp/devdir", "#/", MAFTER) < 0 || length("/seen") != 0)
+		bad("bind -a onto #/: /seen not there, errno %ld", errno, 0);
+	if(unmount(NULL, "#/") < 0 || remove("/tmp/devdir/seen") < 0 || remove("/tmp/devdir") < 0)
+		bad("unmount of #/: errno %ld", errno, 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -702,8 +735,10 @@ main(int argc, char **argv)
 		fileunion();
 	else if(strcmp(test, "rdtrunc") == 0)
 		rdtrunc();
+	else if(strcmp(test, "devdir") == 0)
+		devdir();
 	else{
-		fprintf(stderr, "usage: atk_edge offsets|deep|seg|pipekill|pidexit|name|devbind|devmode|fileunion|rdtrunc\n");
+		fprintf(stderr, "usage: atk_edge offsets|deep|seg|pipekill|pidexit|name|devbind|devmode|fileunion|rdtrunc|devdir\n");
 		return 1;
 	}
 	printf("atk_edge: %s: %s\n", test, nfail ? "failed" : "ok");
