@@ -553,6 +553,19 @@ reclaim(void)
 		}
 }
 
+/*
+ * A file has been removed: the binds onto it go now, not when the
+ * table next wants a slot, so that their heap comes back with it
+ * (its maker may be long gone by then).
+ */
+void
+mountgone(void)
+{
+	lock(&mountlk);
+	reclaim();
+	unlock(&mountlk);
+}
+
 void
 chaninit(Chan *root)
 {

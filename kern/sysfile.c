@@ -477,6 +477,8 @@ sysremove(uint *arg)
 		return -1;
 	r = devtab[c->type]->remove(c);
 	cclose(c);
+	if(r == 0)
+		mountgone();
 	return r;
 }
 

@@ -32,6 +32,8 @@
  *		with EINVAL, the file whole, or not made.
  *	devdir	a directory bound onto the directory of #c, #t and #T,
  *		which no walk passes through: refused with EINVAL.
+ *	rmbind	directories bound onto, then removed: their binds'
+ *		heap comes back with them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -705,6 +707,31 @@ devdir(void)
 		bad("unmount of #/: errno %ld", errno, 0);
 }
 
+/*
+ * rmbind: a bind onto a directory that is then removed (by its "#/"
+ * name, which no bind hides) can never be reached; it stayed in the
+ * mount table, its heap with it, until a later bind wanted a slot, so
+ * that the heap was not back once its maker had gone.
+ */
+static void
+rmbind(void)
+{
+	char path[32];
+	long h = heapnow();
+	int i;
+
+	for(i = 0; i < 8; i++){
+		snprintf(path, sizeof path, "/tmp/rmbind%d", i);
+		if(mkdir(path) < 0 || bind(i % 2 ? "/tmp" : "#c", path, i % 3) < 0)
+			fatal(path);
+		snprintf(path, sizeof path, "#//tmp/rmbind%d", i);
+		if(remove(path) < 0)
+			bad("remove %ld: errno %ld", i, errno);
+	}
+	if(heapnow() != h)
+		bad("heap %ld after, not %ld", heapnow(), h);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -737,8 +764,10 @@ main(int argc, char **argv)
 		rdtrunc();
 	else if(strcmp(test, "devdir") == 0)
 		devdir();
+	else if(strcmp(test, "rmbind") == 0)
+		rmbind();
 	else{
-		fprintf(stderr, "usage: atk_edge offsets|deep|seg|pipekill|pidexit|name|devbind|devmode|fileunion|rdtrunc|devdir\n");
+		fprintf(stderr, "usage: atk_edge offsets|deep|seg|pipekill|pidexit|name|devbind|devmode|fileunion|rdtrunc|devdir|rmbind\n");
 		return 1;
 	}
 	printf("atk_edge: %s: %s\n", test, nfail ? "failed" : "ok");
