@@ -423,8 +423,8 @@ mountat(Chan *at, Mount *m)
 }
 
 /*
- * bind new old: old now shows new (MREPL), or a union of both
- * (MBEFORE: new first, MAFTER: old first).  Binding a directory that
+ * bind new old: old now shows new (MREPL), or, directories, a union
+ * of both (MBEFORE: new first, MAFTER: old first).  Binding a directory that
  * is already in the union changes nothing.
  */
 int
@@ -440,6 +440,9 @@ kbind(char *new, char *old, int flag)
 		;	/* namec has said why */
 	else if((cn->qid & QDIR) != (co->qid & QDIR))
 		seterr(ENOTDIR, "bind: directory and file");
+	else if((cn->qid & QDIR) == 0 && flag != MREPL)
+		/* A walk reaches only a union's first file: bind -a of a file was a success that showed nothing. */
+		seterr(ENOTDIR, "bind: a union of files");
 	else{
 		lock(&mountlk);
 		at = mountpoint(co);
@@ -452,6 +455,15 @@ kbind(char *new, char *old, int flag)
 		 */
 		if(devtab[at->type]->dc == '|')
 			seterr(EINVAL, "bind onto a pipe");
+		/*
+		 * Nor onto another device's directory than the root file
+		 * system's: only its "#x" path, which passes every bind, and
+		 * the binds of it, whose directories a walk goes on in
+		 * without looking for a bind again, reach it, so such a bind
+		 * was a success that no walk saw.
+		 */
+		else if(at->qid & QDIR && devtab[at->type]->dc != '/')
+			seterr(EINVAL, "bind onto a device's directory");
 		else if((nu = newunion(cn, at, m, flag, u)) >= 0 && (m = mountat(at, m)) != nil){
 			/* The union takes over cn's reference, and one more of each other. */
 			if(cn->mnt != nil){
@@ -539,6 +551,19 @@ reclaim(void)
 			mntclose(mounts[i]);
 			mounts[i] = nil;
 		}
+}
+
+/*
+ * A file has been removed: the binds onto it go now, not when the
+ * table next wants a slot, so that their heap comes back with it
+ * (its maker may be long gone by then).
+ */
+void
+mountgone(void)
+{
+	lock(&mountlk);
+	reclaim();
+	unlock(&mountlk);
 }
 
 void

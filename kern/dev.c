@@ -151,12 +151,28 @@ devstat(Chan *c, Dir *d)
 	return seterr(ENOENT, nil);
 }
 
-/* Opening for writing a directory is refused before this is called. */
+/*
+ * A file of the Dirtab opens only as its permissions allow (there are
+ * no users: the owner's bits).  Opened regardless, /dev/time for
+ * writing or consctl for reading was a success that every read or
+ * write then refused.  Opening for writing a directory is refused
+ * before this is called.
+ */
 int
 devopen(Chan *c, int omode)
 {
-	USED(c);
-	USED(omode);
+	static uint want[O_ACCMODE + 1] = { [O_RDONLY] 0400, [O_WRONLY] 0200, [O_RDWR] 0600, [O_ACCMODE] 0600 };
+	Dev *dev = devtab[c->type];
+	int i;
+
+	if(c->qid & QDIR)
+		return 0;
+	for(i = 0; i < dev->ntab; i++)
+		if(dev->tab[i].qid == c->qid){
+			if((dev->tab[i].perm & want[omode & O_ACCMODE]) != want[omode & O_ACCMODE])
+				return seterr(EACCES, "permission denied");
+			return 0;
+		}
 	return 0;
 }
 

@@ -96,6 +96,7 @@ int	cleanpath(char*, char*, char*);
 Chan	*namec(char*, char*);
 int	kbind(char*, char*, int);
 int	kunmount(char*, char*);
+void	mountgone(void);
 void	chaninit(Chan*);
 
 /* clock.c */

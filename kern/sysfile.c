@@ -53,6 +53,20 @@ argpath(uint va, char *buf)
 	return 0;
 }
 
+/*
+ * Whether omode is one that open or create take: O_TRUNC empties the
+ * file, a write, so not with O_RDONLY (taken, it kept the file whole:
+ * a success that did not do what was asked).
+ */
+static int
+okmode(int omode, int flags)
+{
+	if(omode & ~(O_ACCMODE|flags) || (omode & O_ACCMODE) == O_ACCMODE
+	|| (omode & O_TRUNC && (omode & O_ACCMODE) == O_RDONLY))
+		return seterr(EINVAL, "bad open mode");
+	return 0;
+}
+
 /* Open c as omode; on failure c is closed. */
 Chan*
 copen(Chan *c, int omode)
@@ -113,9 +127,7 @@ sysopen(uint *arg)
 	Chan *c;
 	int omode = arg[1], bound;
 
-	if(omode & ~(O_ACCMODE|O_CREAT|O_TRUNC|O_APPEND) || (omode & O_ACCMODE) == O_ACCMODE)
-		return seterr(EINVAL, "bad open mode");
-	if(argpath(arg[0], path) < 0)
+	if(okmode(omode, O_CREAT|O_TRUNC|O_APPEND) < 0 || argpath(arg[0], path) < 0)
 		return -1;
 	/*
 	 * With O_CREAT, a file that another process makes after the walk
@@ -149,8 +161,8 @@ syscreate(uint *arg)
 	Chan *c;
 	int omode = arg[1];
 
-	if(omode & ~(O_ACCMODE|O_TRUNC|O_APPEND) || (omode & O_ACCMODE) == O_ACCMODE)
-		return seterr(EINVAL, "bad open mode");
+	if(okmode(omode, O_TRUNC|O_APPEND) < 0)
+		return -1;
 	if(arg[2] & DMDIR && (omode & O_ACCMODE) != O_RDONLY)
 		return seterr(EISDIR, nil);
 	if(argpath(arg[0], path) < 0)
@@ -465,6 +477,8 @@ sysremove(uint *arg)
 		return -1;
 	r = devtab[c->type]->remove(c);
 	cclose(c);
+	if(r == 0)
+		mountgone();
 	return r;
 }
 

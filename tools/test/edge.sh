@@ -5,6 +5,9 @@
 # with a segment in the stack's 4 MB, with threads; writers and readers
 # of pipes killed as they wait; kpctl's pid N at children that exit;
 # a program whose file's name holds a newline; binds over #c's files;
+# every device file opened in every mode, as its permissions allow;
+# files bound before or after files, binds onto a device's directory
+# and O_TRUNC without writing, refused; binds onto directories removed;
 # and user/test/atk_fs.c: the root file system raced from four
 # processes, filled, and truncated under a reader, every call with
 # pointers and lengths at their edges, pipes whose ends are killed
@@ -15,7 +18,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
-cases=(offsets deep seg pipekill pidexit name devbind)
+cases=(offsets deep seg pipekill pidexit name devbind devmode fileunion rdtrunc devdir rmbind)
 for how in "-d -p 1" "-d -p 2" "-d -p 8" "-p 4"; do
 	n=${how// /}
 	run=

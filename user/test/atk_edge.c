@@ -22,6 +22,18 @@
  *		process, and the name is the file's, '?' for the newline.
  *	devbind	a file bound over #c's power and time, by their names
  *		in /dev and #c: #c/power and #c/time stay the device's.
+ *	devmode	every file of every device opened to read, to write and
+ *		both: it opens if and only if its permissions allow,
+ *		else EACCES.
+ *	fileunion	a file bound before or after a file, bare and with a
+ *		bind there already: refused with ENOTDIR, and the file
+ *		shows what it showed.
+ *	rdtrunc	open and create with O_TRUNC but not to write: refused
+ *		with EINVAL, the file whole, or not made.
+ *	devdir	a directory bound onto the directory of #c, #t and #T,
+ *		which no walk passes through: refused with EINVAL.
+ *	rmbind	directories bound onto, then removed: their binds'
+ *		heap comes back with them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -532,6 +544,194 @@ devbind(void)
 		bad("remove /tmp/devbind: errno %ld", errno, 0);
 }
 
+/*
+ * devmode: each file of #c, #t, #T, #| and (the test kernel's) #S
+ * opens in each mode just when its mode (stat's) allows: /dev/time
+ * opened to write and consctl to read were refused only by every read
+ * or write after.
+ */
+static void
+devmode(void)
+{
+	static char *devs[] = { "#c", "#t", "#T", "#|", "#S" };
+	static int modes[] = { O_RDONLY, O_WRONLY, O_RDWR };
+	static unsigned want[] = { 0400, 0200, 0600 };
+	struct Dir d;
+	char path[64];
+	unsigned i, m;
+	int dfd, fd, files = 0;
+
+	for(i = 0; i < sizeof devs / sizeof devs[0]; i++){
+		if((dfd = open(devs[i], O_RDONLY)) < 0)
+			continue;	/* #S is the test kernel's */
+		while(read(dfd, &d, sizeof d) == sizeof d){
+			if(d.mode & DMDIR)
+				continue;
+			snprintf(path, sizeof path, "%s/%s", devs[i], d.name);
+			files++;
+			for(m = 0; m < 3; m++){
+				fd = open(path, modes[m]);
+				if(fd >= 0)
+					close(fd);
+				if((d.mode & want[m]) == want[m] ? fd < 0 : fd >= 0 || errno != EACCES)
+					printf("atk_edge: devmode: FAIL %s (mode %o) opened with mode %d: %d, errno %d\n",
+						path, d.mode & 0777, modes[m], fd, errno), nfail++;
+			}
+		}
+		close(dfd);
+	}
+	if(files < 15)
+		bad("%ld device files, not 15 or more", files, 0);
+}
+
+/* The first bytes of path, as a string; "" if it cannot be read. */
+static char*
+head(char *path)
+{
+	static char buf[16];
+
+	if(readwhole(path, buf, sizeof buf) < 0)
+		buf[0] = '\0';
+	return buf;
+}
+
+/*
+ * fileunion: a union is of directories.  Of files, a walk reaches
+ * only the first, so a file bound after one was a bind that showed
+ * nothing, and took a slot of the union and of the mount table.
+ */
+static void
+fileunion(void)
+{
+	static char *files[] = { "/tmp/fu.a", "/tmp/fu.b", "/tmp/fu.c" };
+	static int flags[] = { MBEFORE, MAFTER };
+	unsigned i;
+	int fd, r;
+
+	for(i = 0; i < 3; i++)
+		if((fd = create(files[i], O_WRONLY, 0664)) < 0 || write(fd, files[i] + 8, 1) != 1 || close(fd) < 0)
+			fatal(files[i]);
+	for(i = 0; i < 2; i++){
+		if((r = bind("/tmp/fu.a", "/tmp/fu.b", flags[i])) != -1 || errno != ENOTDIR)
+			bad("bind -%c of a file onto a file: %ld", "ba"[i], r);
+		if(strcmp(head("/tmp/fu.b"), "b") != 0)
+			bad("after bind -%c, /tmp/fu.b is not b", "ba"[i], 0);
+		unmount(NULL, "/tmp/fu.b");
+	}
+	if(bind("/tmp/fu.a", "/tmp/fu.b", MREPL) < 0 || strcmp(head("/tmp/fu.b"), "a") != 0)
+		bad("bind of a file onto a file: errno %ld", errno, 0);
+	for(i = 0; i < 2; i++){
+		if((r = bind("/tmp/fu.c", "/tmp/fu.b", flags[i])) != -1 || errno != ENOTDIR)
+			bad("bind -%c of a file onto a bound file: %ld", "ba"[i], r);
+		if(strcmp(head("/tmp/fu.b"), "a") != 0)
+			bad("after bind -%c onto the bind, /tmp/fu.b is not a", "ba"[i], 0);
+	}
+	if(unmount(NULL, "/tmp/fu.b") < 0 || strcmp(head("/tmp/fu.b"), "b") != 0)
+		bad("unmount of the file's bind: errno %ld", errno, 0);
+	if(unmount(NULL, "/tmp/fu.b") != -1)
+		bad("a bind left on /tmp/fu.b", 0, 0);
+	for(i = 0; i < 3; i++)
+		if(remove(files[i]) < 0)
+			bad("remove: errno %ld", errno, 0);
+}
+
+/* The length of path, or -1 if it does not exist. */
+static long
+length(char *path)
+{
+	struct Dir d;
+
+	return stat(path, &d) < 0 ? -1 : (long)d.length;
+}
+
+/*
+ * rdtrunc: O_TRUNC empties a file, which a read-only open may not do;
+ * it was taken, and the file kept whole: a success that did not do
+ * what was asked.
+ */
+static void
+rdtrunc(void)
+{
+	int fd;
+
+	if((fd = create("/tmp/rdtrunc", O_WRONLY, 0664)) < 0 || write(fd, "abc", 3) != 3 || close(fd) < 0)
+		fatal("/tmp/rdtrunc");
+	if((fd = open("/tmp/rdtrunc", O_RDONLY|O_TRUNC)) != -1 || errno != EINVAL)
+		bad("open O_RDONLY|O_TRUNC: %ld, errno %ld", fd, errno);
+	if((fd = open("/tmp/rdtrunc", O_RDONLY|O_TRUNC|O_CREAT)) != -1 || errno != EINVAL)
+		bad("open O_RDONLY|O_TRUNC|O_CREAT: %ld, errno %ld", fd, errno);
+	if(length("/tmp/rdtrunc") != 3)
+		bad("after the opens /tmp/rdtrunc has %ld bytes, not 3", length("/tmp/rdtrunc"), 0);
+	if((fd = open("/tmp/rdtrunc.new", O_RDONLY|O_TRUNC|O_CREAT)) != -1 || errno != EINVAL)
+		bad("open O_RDONLY|O_TRUNC|O_CREAT of a new file: %ld, errno %ld", fd, errno);
+	if((fd = create("/tmp/rdtrunc.new", O_RDONLY|O_TRUNC, 0664)) != -1 || errno != EINVAL)
+		bad("create O_RDONLY|O_TRUNC: %ld, errno %ld", fd, errno);
+	if(length("/tmp/rdtrunc.new") != -1){
+		bad("a refused open made /tmp/rdtrunc.new", 0, 0);
+		remove("/tmp/rdtrunc.new");
+	}
+	if((fd = open("/tmp/rdtrunc", O_WRONLY|O_TRUNC)) < 0 || close(fd) < 0 || length("/tmp/rdtrunc") != 0)
+		bad("open O_WRONLY|O_TRUNC: %ld, %ld bytes after", fd, length("/tmp/rdtrunc"));
+	if(remove("/tmp/rdtrunc") < 0)
+		bad("remove: errno %ld", errno, 0);
+}
+
+/*
+ * devdir: a device's directory is reached only by its own "#x" path,
+ * which walks past every bind, and by binds of it, whose directories a
+ * walk goes on in without looking for binds on them again: a bind onto
+ * it was a success that nothing could see, and held a slot of the
+ * mount table until undone.
+ */
+static void
+devdir(void)
+{
+	static char *devs[] = { "#c", "#t", "#T", "#c/", "#T/." };
+	static int flags[] = { MREPL, MBEFORE, MAFTER };
+	unsigned i, j;
+	int r;
+
+	for(i = 0; i < sizeof devs / sizeof devs[0]; i++)
+		for(j = 0; j < 3; j++)
+			if((r = bind("/tmp", devs[i], flags[j])) != -1 || errno != EINVAL){
+				bad("bind onto a device's directory: %ld, errno %ld", r, errno);
+				printf("atk_edge: devdir: (bind /tmp onto %s, flag %d)\n", devs[i], flags[j]);
+				unmount(NULL, devs[i]);
+			}
+	/* the root file system's own directory, "#/", is "/", which every walk starts at */
+	if(mkdir("/tmp/devdir") < 0 || create("/tmp/devdir/seen", O_RDONLY, 0664) < 0)
+		fatal("/tmp/devdir/seen");
+	if(bind("/tmp/devdir", "#/", MAFTER) < 0 || length("/seen") != 0)
+		bad("bind -a onto #/: /seen not there, errno %ld", errno, 0);
+	if(unmount(NULL, "#/") < 0 || remove("/tmp/devdir/seen") < 0 || remove("/tmp/devdir") < 0)
+		bad("unmount of #/: errno %ld", errno, 0);
+}
+
+/*
+ * rmbind: a bind onto a directory that is then removed (by its "#/"
+ * name, which no bind hides) can never be reached; it stayed in the
+ * mount table, its heap with it, until a later bind wanted a slot, so
+ * that the heap was not back once its maker had gone.
+ */
+static void
+rmbind(void)
+{
+	char path[32];
+	long h = heapnow();
+	int i;
+
+	for(i = 0; i < 8; i++){
+		snprintf(path, sizeof path, "/tmp/rmbind%d", i);
+		if(mkdir(path) < 0 || bind(i % 2 ? "/tmp" : "#c", path, i % 3) < 0)
+			fatal(path);
+		snprintf(path, sizeof path, "#//tmp/rmbind%d", i);
+		if(remove(path) < 0)
+			bad("remove %ld: errno %ld", i, errno);
+	}
+	if(heapnow() != h)
+		bad("heap %ld after, not %ld", heapnow(), h);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -556,8 +756,18 @@ main(int argc, char **argv)
 		name();
 	else if(strcmp(test, "devbind") == 0)
 		devbind();
+	else if(strcmp(test, "devmode") == 0)
+		devmode();
+	else if(strcmp(test, "fileunion") == 0)
+		fileunion();
+	else if(strcmp(test, "rdtrunc") == 0)
+		rdtrunc();
+	else if(strcmp(test, "devdir") == 0)
+		devdir();
+	else if(strcmp(test, "rmbind") == 0)
+		rmbind();
 	else{
-		fprintf(stderr, "usage: atk_edge offsets|deep|seg|pipekill|pidexit|name|devbind\n");
+		fprintf(stderr, "usage: atk_edge offsets|deep|seg|pipekill|pidexit|name|devbind|devmode|fileunion|rdtrunc|devdir|rmbind\n");
 		return 1;
 	}
 	printf("atk_edge: %s: %s\n", test, nfail ? "failed" : "ok");
