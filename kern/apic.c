@@ -114,14 +114,24 @@ calibrate(void)
 	return best;
 }
 
+enum {
+	Clkseed	= 2891336453U,	/* the clock's phases' generator's first state, less the processor's id */
+	Profseed	= 3141592653U,	/* the profiled ticks' thinning's (kern/clock.c), less the id */
+};
+
 /*
  * This processor's local APIC: on, with its timer the clock, every
  * other local interrupt masked.  The first processor measures the
- * timer; the others' run at the same rate.
+ * timer; the others' run at the same rate.  Its clock's generators are
+ * seeded here, once, so that the interrupt need not ask.
  */
 void
 lapicinit(void)
 {
+	Mach *m = thismach();
+
+	m->clkseed = Clkseed - m->id;
+	m->profseed = Profseed - m->id;
 	lapicw(Lsvr, Enable | Tspurious);
 	lapicw(Ltdcr, Div16);
 	lapicw(Ltimer, Masked | Tclock);
@@ -323,10 +333,6 @@ lapicgrid(void)
 	m->clkphase = 0;
 }
 
-enum {
-	Clkseed	= 2891336453U,	/* the clock's phases' generator's first state, less the processor's id */
-};
-
 /*
  * The clock's next tick, from its interrupt.  With prof (the clock's
  * ticks stay at random phases for Clkprof ticks after one that found
@@ -358,8 +364,6 @@ lapicnext(int prof)
 	}
 	ph = 0;
 	if(prof){
-		if(m->clkseed == 0)
-			m->clkseed = Clkseed - m->id;
 		m->clkseed = m->clkseed * Lcgmul + Lcgadd;
 		ph = (uvlong)m->clkseed * lapicticks >> 32;
 	}

@@ -67,7 +67,6 @@ wakedue(Proc *p, void *a)
  */
 enum {
 	Clkprof	= 16,	/* ticks after a profiled one that stay at random phases */
-	Profseed	= 3141592653U,	/* the thinning's generator's first state, less the processor's id */
 };
 
 /*
@@ -115,8 +114,6 @@ clock(void)
 			 * on two processors had the loop beside a busy one 16
 			 * points over its exact share.
 			 */
-			if(m->profseed == 0)
-				m->profseed = Profseed - m->id;
 			if(!virtualclock || !thintick(m->spinning, &m->profseed))
 				p->profowed++;
 			m->clkprof = Clkprof;

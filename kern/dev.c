@@ -132,23 +132,33 @@ devwalk(Chan *c, char *name)
 	return seterr(ENOENT, nil);
 }
 
+/* c's file in its device's Dirtab, or nil. */
+static Dirtab*
+tabentry(Chan *c)
+{
+	Dev *dev = devtab[c->type];
+	int i;
+
+	for(i = 0; i < dev->ntab; i++)
+		if(dev->tab[i].qid == c->qid)
+			return &dev->tab[i];
+	return nil;
+}
+
 int
 devstat(Chan *c, Dir *d)
 {
-	Dev *dev = devtab[c->type];
-	char name[3] = { '#', dev->dc, '\0' };
-	int i;
+	char name[3] = { '#', devtab[c->type]->dc, '\0' };
+	Dirtab *t;
 
 	if(c->qid == QDIR){
 		dirfill(d, name, QDIR, 0, 0555, c->type);
 		return 0;
 	}
-	for(i = 0; i < dev->ntab; i++)
-		if(dev->tab[i].qid == c->qid){
-			dirfill(d, dev->tab[i].name, dev->tab[i].qid, dev->tab[i].length, dev->tab[i].perm, c->type);
-			return 0;
-		}
-	return seterr(ENOENT, nil);
+	if((t = tabentry(c)) == nil)
+		return seterr(ENOENT, nil);
+	dirfill(d, t->name, t->qid, t->length, t->perm, c->type);
+	return 0;
 }
 
 /*
@@ -162,17 +172,13 @@ int
 devopen(Chan *c, int omode)
 {
 	static uint want[O_ACCMODE + 1] = { [O_RDONLY] 0400, [O_WRONLY] 0200, [O_RDWR] 0600, [O_ACCMODE] 0600 };
-	Dev *dev = devtab[c->type];
-	int i;
+	uint w = want[omode & O_ACCMODE];
+	Dirtab *t;
 
-	if(c->qid & QDIR)
+	if(c->qid & QDIR || (t = tabentry(c)) == nil)
 		return 0;
-	for(i = 0; i < dev->ntab; i++)
-		if(dev->tab[i].qid == c->qid){
-			if((dev->tab[i].perm & want[omode & O_ACCMODE]) != want[omode & O_ACCMODE])
-				return seterr(EACCES, "permission denied");
-			return 0;
-		}
+	if((t->perm & w) != w)
+		return seterr(EACCES, "permission denied");
 	return 0;
 }
 
