@@ -24,6 +24,11 @@
 # processor the clock's rate against QEMU's virtual time beside
 # threads that turn profil and pcsample on and off (atk_prof rate,
 # 10000 ticks: at most 2000 ppm off the rate with nothing profiling).
+# atk_share, on 1 and 8 processors, attacks threads asleep in system
+# calls (a pipe's read and full write, wait) with their buffers in a
+# heap that the main thread takes away and then execs, exits or grows
+# over: each call ends as asked; and pipes, zombies and exec's
+# arguments at their edges (user/test/atk_share.c).
 #
 # Every check here counts ticks, not instructions (profdemo's 1 s,
 # atk_prof's 1000 ticks, threadtest's spins of so many ticks), so the
@@ -48,11 +53,24 @@ atkok() {
 	done
 }
 
+sharecases=(pipes args zombies blocked)
+share='atk_share pipes; atk_share args; atk_share zombies; atk_share blocked 12'
+
+# shareok N: every atk_share case of the last guest, on N processors, said ok.
+shareok() {
+	local c
+	for c in "${sharecases[@]}"; do
+		has "atk_share-$c-$1" "^atk_share: $c: ok$"
+	done
+}
+
 guest -d -i 3 -p 1 -a 'hz=10000' -t 300 -c "cat /dev/textsum; cat /dev/sysstat
 ${atkprof}atk_prof rate 10000
+$share
 sleep 1
 cat /dev/sysstat; cat /dev/textsum"
 atkok 1
+shareok 1
 sed -n 's/^atk_prof: rate: \(alone .*\)/p1: \1/p' <<<"$out"
 has atk_prof-rate-1 '^atk_prof: rate: ok$'
 hasnt "atk_prof-1-no-fail" '^FAIL'
@@ -87,9 +105,10 @@ done
 # no thread's copy of it written; and atk_prof's shrink, whose
 # pcsample counts must be the slots written, its four threads failing
 # at once on as many processors.
-guest -d -i 3 -p 8 -a 'hz=10000' -t 300 -c "cat /dev/textsum; threadtest -stack; atk_prof shrink 300; cat /dev/textsum"
+guest -d -i 3 -p 8 -a 'hz=10000' -t 300 -c "cat /dev/textsum; threadtest -stack; atk_prof shrink 300; $share; cat /dev/textsum"
 has "threadtest-stack-8" '^threadtest: ok$'
 has "atk_prof-shrink-8" '^atk_prof: shrink: ok$'
+shareok 8
 hasnt "threadtest-stack-8-no-fail" '^FAIL'
 textintact "threads-stack-8-text-intact"
 
