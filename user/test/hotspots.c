@@ -1,5 +1,5 @@
 /*
- * hotspots [-p FILE | -s FILE] [-b] [-v] ROUNDS: a program whose time goes
+ * hotspots [-p FILE | -s FILE] [-b] [-v] [-z MS] ROUNDS: a program whose time goes
  * to hot spots of unlike instructions, for holding its profiles
  * against an exact count of its instructions (tools/test/userexact.sh).
  * Each round calls, in turn:
@@ -22,7 +22,9 @@
  * pcs with pcsample(2) and writes them to FILE, 4 bytes each.  Both
  * are turned on at the start of main and off before the file is
  * written.  With -v each process says the ticks it ran
- * (#c/proctime), on the standard error.  Under -d the run is the same
+ * (#c/proctime), on the standard error.  With -z it sleeps MS ms before
+ * each round, so that each round starts woken by the clock (profil(2),
+ * BUGS: doc/benchmarks.md measures it).  Under -d the run is the same
  * every time.
  */
 #include <stdio.h>
@@ -47,7 +49,7 @@ static int verbose;	/* -v: say the ticks each process ran */
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: hotspots [-p FILE | -s FILE] [-b] [-v] ROUNDS\n");
+	fprintf(stderr, "usage: hotspots [-p FILE | -s FILE] [-b] [-v] [-z MS] ROUNDS\n");
 	exit(1);
 }
 
@@ -187,7 +189,7 @@ main(int argc, char *argv[])
 	uintptr_t *samples = NULL;
 	unsigned long ncount;
 	long rounds, r, ns;
-	int bside = 0, fd[2], pid;
+	int bside = 0, fd[2], pid, nap = 0;
 
 	for(argc--, argv++; argc > 1 && argv[0][0] == '-'; argc--, argv++){
 		if(strcmp(argv[0], "-p") == 0 && argc > 2){
@@ -200,6 +202,10 @@ main(int argc, char *argv[])
 			bside = 1;
 		else if(strcmp(argv[0], "-v") == 0)
 			verbose = 1;
+		else if(strcmp(argv[0], "-z") == 0 && argc > 2){
+			nap = atoi(argv[1]);
+			argc--, argv++;
+		}
 		else
 			usage();
 	}
@@ -233,6 +239,8 @@ main(int argc, char *argv[])
 		}
 	}
 	for(r = 0; r < rounds; r++){
+		if(nap > 0)
+			sleep(nap);
 		loop(200000);
 		calls(40000);
 		sys(400);
