@@ -1030,6 +1030,13 @@ kpholder(int w)
 	c = e == ENOMEM ? 'm' : e == EMFILE ? 'f' : 'x';
 	write(w, &c, 1);
 	read(kphold0, &c, 1);
+	/*
+	 * A holder waits for its thread, whose opens are its own: kphold
+	 * waits only for its children, and a thread still exiting on
+	 * another processor would have the heap short when kphold looks.
+	 */
+	while(wait(NULL) > 0)
+		;
 	_exit(0);
 }
 
