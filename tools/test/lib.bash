@@ -156,13 +156,17 @@ PY
 
 # hostbuild NAME SUITE: have mk build o/host/NAME, and o/host/NAME-san
 # with the address and undefined-behaviour sanitizers (which make a
-# failing case exit 86); without them SUITE cannot run, and ends here.
+# failing case exit 86), and, for the tools the mkfile names in
+# EACHTOOLS, o/host/NAME-each, which survives runs (host.bash); without
+# them SUITE cannot run, and ends here.
 hostbuild() {
-	local name=$1 suite=$2
+	local name=$1 suite=$2 each=
 	export ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=exitcode=86:print_stacktrace=1
-	if /usr/lib/plan9/bin/mk "o/host/$name" "o/host/$name-san" >"$T/build.err" 2>&1; then
+	grep -q "^o/host/$name-each:" mkfile && each=o/host/$name-each
+	if /usr/lib/plan9/bin/mk "o/host/$name" "o/host/$name-san" $each >"$T/build.err" 2>&1; then
 		ok "build-$name"
 		hostbins=("$PWD/o/host/$name" "$PWD/o/host/$name-san")
+		hosteach=${each:+$PWD/$each}
 	else
 		bad "build-$name" "$(grep -m3 -e error -e 'mk:' "$T/build.err" | head -c 300)"
 		summary "$suite"
@@ -174,6 +178,15 @@ hostbuild() {
 # shellcheck disable=SC2059
 want() {
 	printf "$1" >want.out
+	printf "${2-}" >want.err
+}
+
+# wantfile FILE [STDERR]: what the next expect should see on stdout is
+# FILE, as it is; on stderr, STDERR as want has it.  For outputs of
+# megabytes, which bash's printf takes seconds to write.
+# shellcheck disable=SC2059
+wantfile() {
+	cp "$1" want.out
 	printf "${2-}" >want.err
 }
 
