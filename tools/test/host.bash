@@ -157,9 +157,13 @@ pp() {
 		python3 "$ppread" "$1" "$2.$1"
 }
 
-# sym NAME: the address of the symbol NAME in $kernel, in hex.
+# sym NAME: the address of the symbol NAME in $kernel, in hex.  nm is
+# run once a script for each kernel: a tenth of a second each time, and
+# flame.sh looks up 30 symbols.
 sym() {
-	nm "$kernel" | awk -v n="$1" '$3 == n { print $1 }' | head -1
+	local c=$T/nm.${kernel//\//_}
+	[ -s "$c" ] || nm "$kernel" >"$c"
+	awk -v n="$1" '$3 == n { print $1; exit }' "$c"
 }
 
 # at NAME OFFSET: OFFSET bytes into the symbol NAME in $kernel, as 8
