@@ -190,6 +190,14 @@ wantfile() {
 	printf "${2-}" >want.err
 }
 
+# samefile A B: the files hold the same bytes.  Two empty files, as
+# one of each case's two outputs mostly is, are told by the shell
+# without starting cmp, and expect greps only a stderr that has
+# something in it: each run of a tool was four programs more.
+samefile() {
+	if [ -s "$1" ] || [ -s "$2" ]; then cmp -s "$1" "$2"; fi
+}
+
 # expect NAME STATUS ARGS...: run both builds of the last hostbuild with
 # ARGS, in the current directory; the case passes if each exits with
 # STATUS and prints exactly what want said, with no sanitizer report.
@@ -201,13 +209,13 @@ expect() {
 	for bin in "${hostbins[@]}"; do
 		timeout 60 "$bin" "$@" >got.out 2>got.err
 		got=$?
-		if grep -q -e Sanitizer -e 'runtime error' got.err; then
+		if [ -s got.err ] && grep -q -e Sanitizer -e 'runtime error' got.err; then
 			why="sanitizer report: $(grep -m1 -e Sanitizer -e 'runtime error' got.err)"
 		elif [ "$got" -ne "$status" ]; then
 			why="${bin##*/}: exit status $got, want $status"
-		elif ! cmp -s got.out want.out; then
+		elif ! samefile got.out want.out; then
 			why="${bin##*/}: stdout differs: $(diff want.out got.out | head -5 | tr '\n' '|')"
-		elif ! cmp -s got.err want.err; then
+		elif ! samefile got.err want.err; then
 			why="${bin##*/}: stderr differs: $(diff want.err got.err | head -5 | tr '\n' '|')"
 		fi
 		[ -n "$why" ] && break
