@@ -247,7 +247,13 @@ o/kprof.iso: o/kernel o/root.tar boot/grub.cfg
 # The unit tests' builds are made here too, once, so that the tests,
 # which may run side by side, find them made.
 HOSTTESTS=kprof srcline prof tartest fmttest stringtest regexptest mcounttest
-tools:V: o/host/kprof o/host/srcline o/host/prof o/host/kpexact.so ${HOSTTESTS:%=o/host/%} ${HOSTTESTS:%=o/host/%-san} o/host/stringtest32 o/host/mcounttest-tsan
+# The tools whose tests run them on hundreds of damaged files have a
+# third build, o/host/NAME-each: the sanitizer build with the main of
+# tools/test/each.c, which runs the tool's main on each file in a child
+# forked from it, saving each run an exec and the sanitizers' set-up;
+# bound at once (-z now), not in each child as it first calls a function.
+EACHTOOLS=kprof srcline prof
+tools:V: o/host/kprof o/host/srcline o/host/prof o/host/kpexact.so ${HOSTTESTS:%=o/host/%} ${HOSTTESTS:%=o/host/%-san} ${EACHTOOLS:%=o/host/%-each} o/host/stringtest32 o/host/mcounttest-tsan
 
 # The formatters' library, user/lib, is compiled for the host from the
 # same files as for the guest.  srcline, the profile by source line,
@@ -283,6 +289,10 @@ o/host/kprof-san: $KPROFSRC $KPROFHDR
 	mkdir -p o/host
 	gcc $SANCFLAGS $HOSTINC -o $target $KPROFSRC $PPROFLIBS
 
+o/host/kprof-each: $KPROFSRC $KPROFHDR tools/test/each.c
+	mkdir -p o/host
+	gcc $SANCFLAGS $HOSTINC -Wl,--wrap=main -Wl,-z,now -o $target $KPROFSRC tools/test/each.c $PPROFLIBS
+
 o/host/srcline: $SRCLINESRC $KPROFHDR
 	mkdir -p o/host
 	gcc $HOSTCFLAGS -o $target $SRCLINESRC -ldw
@@ -290,6 +300,10 @@ o/host/srcline: $SRCLINESRC $KPROFHDR
 o/host/srcline-san: $SRCLINESRC $KPROFHDR
 	mkdir -p o/host
 	gcc $SANCFLAGS -o $target $SRCLINESRC -ldw
+
+o/host/srcline-each: $SRCLINESRC $KPROFHDR tools/test/each.c
+	mkdir -p o/host
+	gcc $SANCFLAGS -Wl,--wrap=main -Wl,-z,now -o $target $SRCLINESRC tools/test/each.c -ldw
 
 # The QEMU plugin that counts every instruction, for tools/profile -x:
 # a shared object QEMU loads, exporting only the plugin's symbols.
@@ -304,6 +318,10 @@ o/host/prof: $PROFSRC user/include/elfsym.h user/include/gmon.h kern/gmon.h $PPR
 o/host/prof-san: $PROFSRC user/include/elfsym.h user/include/gmon.h kern/gmon.h $PPROFHDR
 	mkdir -p o/host
 	gcc $SANCFLAGS $HOSTINC -o $target $PROFSRC $PPROFLIBS
+
+o/host/prof-each: $PROFSRC user/include/elfsym.h user/include/gmon.h kern/gmon.h $PPROFHDR tools/test/each.c
+	mkdir -p o/host
+	gcc $SANCFLAGS $HOSTINC -Wl,--wrap=main -Wl,-z,now -o $target $PROFSRC tools/test/each.c $PPROFLIBS
 
 o/host/tartest: $TARTESTSRC kern/tar.h
 	mkdir -p o/host

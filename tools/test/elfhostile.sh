@@ -65,7 +65,7 @@ want '' 'kprof: longnames: symbol name longer than 512 bytes\n'
 expect kprof-long-names 1 -h 100 longnames longnames.kp
 wantkprof 5 5 100 '50\t100.0\ta'
 expect kprof-shared-prefixes 0 -h 100 shared shared.kp
-want "$(sed 's/%/%%/g' many.want)\n"
+wantfile many.want
 expect kprof-60000-rows 0 -h 100 many many.kp
 wantkprof 5 5 100 '50\t100.0\tf'
 expect kprof-60000-sections 0 -h 100 sections f.kp
@@ -77,7 +77,7 @@ want '' 'kprof: badsum.kp: the bins add up to 5 ticks, not the 4 kernel ticks\n'
 expect kpdata-bins-not-kernel 1 -h 100 sections badsum.kp
 wantkprof 4294967295 4294967295 100 '42949673020\t100.0\tf'
 expect kpdata-saturated-bins 0 -h 100 sections saturated.kp
-want "$(cat ring.want)\n\n"
+wantfile ring.want
 expect kprof-q-ring 0 -q ring ring.gmon
 
 hostin prof elfhostile

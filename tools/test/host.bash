@@ -157,9 +157,13 @@ pp() {
 		python3 "$ppread" "$1" "$2.$1"
 }
 
-# sym NAME: the address of the symbol NAME in $kernel, in hex.
+# sym NAME: the address of the symbol NAME in $kernel, in hex.  nm is
+# run once a script for each kernel: a tenth of a second each time, and
+# flame.sh looks up 30 symbols.
 sym() {
-	nm "$kernel" | awk -v n="$1" '$3 == n { print $1 }' | head -1
+	local c=$T/nm.${kernel//\//_}
+	[ -s "$c" ] || nm "$kernel" >"$c"
+	awk -v n="$1" '$3 == n { print $1; exit }' "$c"
 }
 
 # at NAME OFFSET: OFFSET bytes into the symbol NAME in $kernel, as 8
@@ -169,23 +173,27 @@ at() {
 }
 
 # survives NAME ARGS...: run the sanitizer build of the last hostbuild
-# with ARGS on each file named fuzz* here, {} in ARGS standing for the
-# file; the case passes if each run gives a result or an error (exit 0
-# or 1) and no sanitizer report.  A file that fails is kept in o/host,
-# to be run again.  The leak check is left to expect's cases, which
-# reach each way out: here, where the question is memory errors and
-# undefined behaviour, it was two thirds of each run's time.
+# with ARGS on each file named fuzz* here, an argument {} in ARGS
+# standing for the file; the case passes if each run gives a result or
+# an error (exit 0 or 1) and no sanitizer report.  A file that fails is
+# kept in o/host, to be run again.  The runs are made by NAME-each
+# (tools/test/each.c), which forks a run for each file where an exec of
+# NAME-san was two thirds of the time of a run.  The leak check is
+# left to expect's cases, which reach each way out: here, where the
+# question is memory errors and undefined behaviour, it was two thirds
+# of each run's time.
 survives() {
-	local name=$1 f st why=
+	local name=$1 failed why=
 	shift
-	for f in fuzz*; do
-		ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 "${hostbins[1]}" "${@//\{\}/$f}" >/dev/null 2>got.err
-		st=$?
-		if [ "$st" -gt 1 ] || grep -q -e Sanitizer -e 'runtime error' got.err; then
-			why="$f: exit status $st: $(head -3 got.err | tr '\n' '|')"
-			cp "$f" "${hostbins[1]%/*}/$name-$f"
-			break
-		fi
-	done
+	failed=$(ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 "$hosteach" got.err fuzz* -- "$@")
+	case $?:$failed in
+	0:) ;;
+	1:fuzz*)
+		set -- $failed
+		why="$1: exit status $2: $(head -3 got.err | tr '\n' '|')"
+		cp "$1" "${hostbins[1]%/*}/$name-$1"
+		;;
+	*) why="${hosteach##*/} could not run: $failed $(head -3 got.err | tr '\n' '|')" ;;
+	esac
 	if [ -z "$why" ]; then ok "$name"; else bad "$name" "$why"; fi
 }

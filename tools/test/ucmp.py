@@ -56,13 +56,41 @@ for f in sorted(fns, key=lambda f: -exact[f]):
 	tv += abs(s - p) / 2
 	se = math.sqrt(p * (1 - p) / S)
 	print('%6.2f\t%6.2f\t%+6.2f\t%s\t%s' % (100 * s, 100 * p, 100 * (s - p), '%+5.1f' % ((s - p) / se) if se else '-', f))
+
+def binomial(rng, n, p):
+	# Binomial(n, p), exactly: the count of n uniforms below p, found
+	# from their order statistics in O(log n) draws (Knuth, TAOCP 3.4.1)
+	# where counting them took n.  The m-th least of n is Beta(m, n+1-m);
+	# below p, the m least are counted and the n-m others are uniform
+	# above it; else only the m-1 below it can count.
+	x = 0
+	while n >= 16 and 0 < p < 1:
+		m = (n + 1) // 2
+		u = rng.betavariate(m, n + 1 - m)
+		if u < p:
+			x, n, p = x + m, n - m, (p - u) / (1 - u)
+		else:
+			n, p = m - 1, p / u
+	if p >= 1:
+		return x + n
+	return x + sum(rng.random() < p for _ in range(n))
+
+# Each draw is multinomial, as a binomial for each function in turn of
+# the ticks not yet drawn, at its share of what is left: 0.1 s for the
+# 1000 where drawing each of 13,000 ticks took 2.5 s.  The figures are
+# the same law's: for hotspots' shares and 13,507 ticks, the median and
+# 95th percentile were 0.632 and 1.116 points on average over 40 seeds,
+# 0.630 and 1.121 over 4 seeds of the tick by tick draws, and either
+# way they move by 0.01 and 0.02 from seed to seed.
 rng = random.Random(1)
 w = [exact[f] for f in fns]
 dist = []
 for _ in range(1000):
-	n = [0] * len(fns)
-	for x in rng.choices(range(len(fns)), w, k=S):
-		n[x] += 1
+	n, left, rest = [], S, E
+	for wj in w:
+		k = binomial(rng, left, wj / rest) if rest else 0
+		n.append(k)
+		left, rest = left - k, rest - wj
 	dist.append(sum(abs(n[j] / S - w[j] / E) for j in range(len(fns))) / 2)
 dist.sort()
 print('total variation: %.2f points' % (100 * tv))
