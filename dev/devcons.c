@@ -209,6 +209,16 @@ consinput1(int c)
 		return;
 	if(in.e - in.r >= Ibuf)
 		return;
+	/*
+	 * ^D after some of a line ends the line there and goes no
+	 * further: kept, it would be read as the start of the next line,
+	 * end of file, after a read gave the line's text.
+	 */
+	if(c == CTRL('D') && in.e != in.w){
+		in.w = in.e;
+		wakeup(&in);
+		return;
+	}
 	in.buf[in.e++ % Ibuf] = c;
 	ch = c;
 	if(c != CTRL('D'))

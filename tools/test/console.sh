@@ -46,7 +46,8 @@ bg=$(sed -nE 's/^spin [0-9]+: ticks [0-9]+ to ([0-9]+), .*/\1/p' <<<"$out" | hea
 check ctlc-background-lives [ -n "$bg" -a "${bg:-0}" -gt "${tc:-999999}" ]
 
 # The kernel's cooked mode, while cat reads: erase, kill, word erase,
-# control characters and arrows dropped, ^D at a line's start ends it.
+# control characters and arrows dropped, ^D at a line's start ends it;
+# after some of a line, ^D ends the line there, and cat reads on.
 # The shell turns raw mode off before the newline that ends the line it
 # read, and the console edits what is typed as it comes: typed after
 # that newline, the lines are cooked, whether cat reads yet or not.
@@ -58,6 +59,8 @@ type abc\x7fd\r
 type wrong\x15right\r
 type one two\x17three\r
 type x\x08y\x0cz\x1b[A\x1b[Dw\r
+type ab\x04
+type cd\r
 type \x04
 wait ^\$ 
 type echo ==; cat /tmp/typed; echo ==\r
@@ -66,7 +69,7 @@ wait ^==$
 wait ^\$ 
 type halt\r
 EOF2
-check cooked-lines [ "$(between == ==)" = "abd|right|one three|yzw|" ]
+check cooked-lines [ "$(between == ==)" = "abd|right|one three|yzw|abcd|" ]
 hasnt cooked-no-control "$(printf '[\x01-\x07\x0c\x0e-\x1f]')"
 
 # The shell's line editor: ^U, DEL, ^W, the left arrow, a control
