@@ -212,7 +212,10 @@ kerneltick(Nmiframe *x, uint pc)
 }
 
 /*
- * The NMI's sample (kern/trapasm.asm, nmientry).  kpbusy, set with a
+ * The NMI's sample (kern/trapasm.asm, nmientry): profil's and
+ * pcsample's first, while an image profiles (kern/prof.c, profnmi),
+ * then kprof's.  The clock may run for the profilers alone: then the
+ * first processor still rearms it.  kpbusy, set with a
  * locked instruction before kprofon is looked at, tells kpctl when a
  * sample that saw it on is done.  The rearming is part of the cost
  * counted, and the instructions outside t0 and the rdtsc in done are
@@ -226,10 +229,14 @@ kprofnmi(Nmiframe *x)
 {
 	uint pc = x->pc;
 
+	if(nmiprofon)
+		profnmi(x);
 	asm volatile("lock; orl $1, %%gs:%c0" : : "i"(__builtin_offsetof(Mach, kpbusy)) : "memory", "cc");
-	if(!kprofon)
+	if(!kprofon){
+		if(me->kpmore & Kprearm)
+			nmiclocknext();
 		me->kpbusy = 0;
-	else if(pc >= KZERO)
+	}else if(pc >= KZERO)
 		kerneltick(x, pc);
 	else if(me->kpmore)
 		usertick(x);
