@@ -137,7 +137,10 @@ pcsapply(Pcsample *ps, uintptr buf, uint n, uint pc)
  * have a pc each, the rest the last slot's, the latest: a thread that
  * stays in user mode goes back through the kernel at each of its
  * clock's ticks, one 1/HZ, in which the NMI falls once on the first
- * processor and at most twice on another.  Thinned under -d
+ * processor and at most twice on another.  Measured under -d:
+ * hotspots -b on two processors at hz=10000 came back with two ticks
+ * owed in 930 of 12,887 applies and never more; hotspots -z at
+ * hz=1000 never with two.  Thinned under -d
  * (kern/fns.h, thintick) as kprof's own samples are: hotspots -b on
  * two processors had the loop beside a busy one 16 points over its
  * exact share unthinned.  The seed is the processor's, its NMI's
