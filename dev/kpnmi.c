@@ -212,9 +212,23 @@ kerneltick(Nmiframe *x, uint pc)
 }
 
 /*
- * The NMI's sample (kern/trapasm.asm, nmientry): profil's and
- * pcsample's first, while an image profiles (kern/prof.c, profnmi),
- * then kprof's.  The clock may run for the profilers alone: then the
+ * A tick while kprof does not count, of the clock that runs for the
+ * profilers alone (kern/apic.c, nmiclockprof): the first processor
+ * still rearms it.  Apart, and a tail call, so that kprofnmi saves no
+ * register on its other paths for it.
+ */
+static NOPROF __attribute__((noinline)) void
+offtick(void)
+{
+	if(me->kpmore & Kprearm)
+		nmiclocknext();
+	me->kpbusy = 0;
+}
+
+/*
+ * The NMI's sample (kern/trapasm.asm, nmientry), after profil's and
+ * pcsample's (kern/prof.c, profnmi), which nmientry calls while an
+ * image profiles.  The clock may run for the profilers alone: then the
  * first processor still rearms it.  kpbusy, set with a
  * locked instruction before kprofon is looked at, tells kpctl when a
  * sample that saw it on is done.  The rearming is part of the cost
@@ -229,14 +243,10 @@ kprofnmi(Nmiframe *x)
 {
 	uint pc = x->pc;
 
-	if(nmiprofon)
-		profnmi(x);
 	asm volatile("lock; orl $1, %%gs:%c0" : : "i"(__builtin_offsetof(Mach, kpbusy)) : "memory", "cc");
-	if(!kprofon){
-		if(me->kpmore & Kprearm)
-			nmiclocknext();
-		me->kpbusy = 0;
-	}else if(pc >= KZERO)
+	if(!kprofon)
+		offtick();
+	else if(pc >= KZERO)
 		kerneltick(x, pc);
 	else if(me->kpmore)
 		usertick(x);
