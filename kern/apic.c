@@ -269,8 +269,10 @@ nmiquiet(void)
  * The clock as kprof and the profilers want it, under nmilk.  An
  * on clock is programmed again only if its kind changed, or kprof
  * starts (seed), which reseeds it as kprof's runs want; else a profil
- * turned on or off would move the NMI due.  Kprearm goes on before the
- * first NMI that must rearm.
+ * turned on or off would move the NMI due.  Kprearm goes on after the
+ * count is written, a whole 1/HZ before the NMI that must rearm: set
+ * before, an NMI of the old count on this processor could write its
+ * own bytes between ours.
  */
 static void
 nmiset(int seed)
@@ -294,11 +296,11 @@ nmiset(int seed)
 	nmiquiet();
 	if(seed || !nmion)
 		nmiseed = Nmiseed;
-	if(rnd)
-		__sync_fetch_and_or(&mach[0].kpmore, Kprearm);
 	outb(0x43, rnd ? 0x30 : 0x34);	/* channel 0, low then high byte, count once or rate generator */
 	outb(0x40, nmicount);
 	outb(0x40, nmicount >> 8);
+	if(rnd)
+		__sync_fetch_and_or(&mach[0].kpmore, Kprearm);
 	if(!nmion){
 		ioapicw(Ioredtbl + 2*clockgsi + 1, Broadcast);
 		ioapicw(Ioredtbl + 2*clockgsi, Nmi);

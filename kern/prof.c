@@ -122,8 +122,9 @@ pcsapply(Pcsample *ps, uintptr buf, uint n, uint pc)
 }
 
 /*
- * The NMI clock's sample (kern/apic.c), from kprofnmi (dev/kpnmi.c)
- * on every processor while an image profiles, kprof counting or not:
+ * The NMI clock's sample (kern/apic.c), from nmientry
+ * (kern/trapasm.asm), before kprof's (dev/kpnmi.c), on every processor
+ * while an image profiles, kprof counting or not:
  * if the process it finds here is in an image that profiles, a tick
  * owed, and its user pc noted: the one interrupted, or in the kernel
  * the one the process entered it at, which its trap frame at the top
