@@ -305,7 +305,10 @@ stacks(char *arg)
 	stackswitch(on);
 	kpstacks = on;
 	for(k = 0; k < MAXMACH; k++)
-		mach[k].kpmore = (mach[k].kpmore & ~Kpstacks) | (on ? Kpstacks : 0);
+		if(on)	/* locked: the profilers may change the first's Kprearm meanwhile (kern/apic.c, nmiset) */
+			__sync_fetch_and_or(&mach[k].kpmore, Kpstacks);
+		else
+			__sync_fetch_and_and(&mach[k].kpmore, ~Kpstacks);
 	kpresume(was);
 	return 0;
 }

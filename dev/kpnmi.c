@@ -212,7 +212,24 @@ kerneltick(Nmiframe *x, uint pc)
 }
 
 /*
- * The NMI's sample (kern/trapasm.asm, nmientry).  kpbusy, set with a
+ * A tick while kprof does not count, of the clock that runs for the
+ * profilers alone (kern/apic.c, nmiclockprof): the first processor
+ * still rearms it.  Apart, and a tail call, so that kprofnmi saves no
+ * register on its other paths for it.
+ */
+static NOPROF __attribute__((noinline)) void
+offtick(void)
+{
+	if(me->kpmore & Kprearm)
+		nmiclocknext();
+	me->kpbusy = 0;
+}
+
+/*
+ * The NMI's sample (kern/trapasm.asm, nmientry), after profil's and
+ * pcsample's (kern/prof.c, profnmi), which nmientry calls while an
+ * image profiles.  The clock may run for the profilers alone: then the
+ * first processor still rearms it.  kpbusy, set with a
  * locked instruction before kprofon is looked at, tells kpctl when a
  * sample that saw it on is done.  The rearming is part of the cost
  * counted, and the instructions outside t0 and the rdtsc in done are
@@ -228,7 +245,7 @@ kprofnmi(Nmiframe *x)
 
 	asm volatile("lock; orl $1, %%gs:%c0" : : "i"(__builtin_offsetof(Mach, kpbusy)) : "memory", "cc");
 	if(!kprofon)
-		me->kpbusy = 0;
+		offtick();
 	else if(pc >= KZERO)
 		kerneltick(x, pc);
 	else if(me->kpmore)

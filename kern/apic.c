@@ -115,8 +115,7 @@ calibrate(void)
 }
 
 enum {
-	Clkseed	= 2891336453U,	/* the clock's phases' generator's first state, less the processor's id */
-	Profseed	= 3141592653U,	/* the profiled ticks' thinning's (kern/clock.c), less the id */
+	Profseed	= 3141592653U,	/* the thinning of profil's NMIs' (kern/prof.c, profnmi), less the id */
 };
 
 /*
@@ -130,7 +129,6 @@ lapicinit(void)
 {
 	Mach *m = thismach();
 
-	m->clkseed = Clkseed - m->id;
 	m->profseed = Profseed - m->id;
 	lapicw(Lsvr, Enable | Tspurious);
 	lapicw(Ltdcr, Div16);
@@ -207,13 +205,15 @@ ioapicenable(int irq)
 }
 
 /*
- * kprof's sampling clock, on while it counts: the 8254's channel 0 as
- * a rate generator at HZ, its input of the I/O APIC an NMI broadcast to
- * every processor, so that each one samples where it is, cli or not
- * (dev/devkprof.c, kprofnmi).  Off, the input is masked and channel 0
- * set to count once, with no count given: it stops.  Called by kpctl's
- * commands only, one at a time, so the I/O APIC's register pair is
- * never shared.
+ * The NMI clock: the 8254's channel 0 as a rate generator at HZ, its
+ * input of the I/O APIC an NMI broadcast to every processor, so that
+ * each one samples where it is, cli or not: kprof's sample
+ * (dev/devkprof.c, kprofnmi), on while kprof counts, and profil's and
+ * pcsample's (kern/prof.c, profnmi), on while an image profiles.  Off,
+ * the input is masked and channel 0 set to count once, with no count
+ * given: it stops.  kpctl (nmiclock) and the images' profilers
+ * (nmiclockprof) change it under nmilk, so the I/O APIC's register
+ * pair is never shared.
  *
  * With nmirandom, as BSD's statclock, the samples come at random, so
  * that no process can run in step with them and hide from them or fill
@@ -222,48 +222,118 @@ ioapicenable(int irq)
  * first processor's clock, at a phase drawn at random (nmiclocknext).
  * So the rate is HZ and the count per second exact, but for an NMI
  * taken after the end of the tick it fell in.  The generator is seeded
- * the same at each start, so that run-qemu.sh -d's runs stay the same.
- * It is the default only under -d (tscinstr): elsewhere the first
+ * the same at each start of kprof, so that run-qemu.sh -d's runs stay
+ * the same.
+ * It is kprof's default only under -d (tscinstr): elsewhere the first
  * processor's NMI, which rearms the clock, may come late by much (a
  * host thread not running), and meanwhile no processor samples; a rate
- * generator never waits.
+ * generator never waits.  While an image profiles the intervals are
+ * random whatever kpctl's interval says: profil's samples are what the
+ * clock is there for, and at a fixed rate they would alias with a loop
+ * that keeps time with it; a late NMI only loses samples, which
+ * profil's counts, a share of the time each, can lose.  So kpctl's
+ * interval fixed holds only while no image profiles.
  */
 int	nmirandom = 1;	/* kprof's intervals are random; else all 1/HZ */
+int	nmiprofon;	/* an image profiles: the NMI looks for one (kern/prof.c, profnmi) */
+static Lock	nmilk = { .name = "nmi clock" };	/* the clock's changes, one at a time */
+static int	nmikprof;	/* kprof counts */
+static int	nmiprof;	/* images that profile */
+static int	nmirnd;	/* the clock, if on, counts once to random phases */
 static uint	nmicount;	/* the 8254's counts in 1/HZ s */
 static uint	nmiscale;	/* the 8254's counts in one of the local APIC timer's, times 2^32 */
 static uint	nmiseed;	/* the generator's state; the first processor's NMI alone steps it */
 static int	nmion;		/* the clock is on */
-static uvlong	nmitime, nmit0;	/* time-stamp counts it was on till nmit0, when it last went on */
+static uvlong	nmitime, nmit0;	/* time-stamp counts kprof counted till nmit0, when it last started */
 
 enum {
 	Nmiseed	= 2463534242U,	/* the generator's first state */
 };
 
+/*
+ * The first processor's NMI rearms the clock no more: once one that
+ * may have seen Kprearm is done (it sets kpbusy before it looks), the
+ * 8254 is ours to write.  Written while that NMI wrote its count, a
+ * byte at a time, the bytes went in out of step, and the clock ran at
+ * counts of tens of milliseconds until the next change.
+ */
+static void
+nmiquiet(void)
+{
+	__sync_fetch_and_and(&mach[0].kpmore, ~Kprearm);
+	while(mach[0].kpbusy)
+		pause();
+}
+
+/*
+ * The clock as kprof and the profilers want it, under nmilk.  An
+ * on clock is programmed again only if its kind changed, or kprof
+ * starts (seed), which reseeds it as kprof's runs want; else a profil
+ * turned on or off would move the NMI due.  Kprearm goes on after the
+ * count is written, a whole 1/HZ before the NMI that must rearm: set
+ * before, an NMI of the old count on this processor could write its
+ * own bytes between ours.
+ */
+static void
+nmiset(int seed)
+{
+	int on = nmikprof || nmiprof > 0, rnd = nmirandom || nmiprof > 0;
+
+	nmicount = (1193182 + hz/2) / hz;
+	nmiscale = ((uvlong)nmicount << 32) / lapicticks;
+	nmiprofon = nmiprof > 0;
+	if(!on){
+		if(nmion){
+			ioapicw(Ioredtbl + 2*clockgsi, Masked | Nmi);
+			nmiquiet();
+			outb(0x43, 0x30);	/* channel 0, count once */
+		}
+		nmion = 0;
+		return;
+	}
+	if(nmion && rnd == nmirnd && !seed)
+		return;
+	nmiquiet();
+	if(seed || !nmion)
+		nmiseed = Nmiseed;
+	outb(0x43, rnd ? 0x30 : 0x34);	/* channel 0, low then high byte, count once or rate generator */
+	outb(0x40, nmicount);
+	outb(0x40, nmicount >> 8);
+	if(rnd)
+		__sync_fetch_and_or(&mach[0].kpmore, Kprearm);
+	if(!nmion){
+		ioapicw(Ioredtbl + 2*clockgsi + 1, Broadcast);
+		ioapicw(Ioredtbl + 2*clockgsi, Nmi);
+	}
+	nmion = 1;
+	nmirnd = rnd;
+}
+
+/* kprof's clock on or off (dev/devkprof.c, kpctl's commands): it runs on while an image profiles. */
 void
 nmiclock(int on)
 {
-	nmicount = (1193182 + hz/2) / hz;
-	nmiscale = ((uvlong)nmicount << 32) / lapicticks;
-	if(on != nmion){
+	ilock(&nmilk);
+	if(on != nmikprof){
 		nmitime += on ? 0 : rdtsc() - nmit0;
 		nmit0 = rdtsc();
-		nmion = on;
+		nmikprof = on;
 	}
-	mach[0].kpmore = (mach[0].kpmore & ~Kprearm) | (on && nmirandom ? Kprearm : 0);
-	if(on){
-		nmiseed = Nmiseed;
-		outb(0x43, nmirandom ? 0x30 : 0x34);	/* channel 0, low then high byte, count once or rate generator */
-		outb(0x40, nmicount);
-		outb(0x40, nmicount >> 8);
-		ioapicw(Ioredtbl + 2*clockgsi + 1, Broadcast);
-		ioapicw(Ioredtbl + 2*clockgsi, Nmi);
-	}else{
-		ioapicw(Ioredtbl + 2*clockgsi, Masked | Nmi);
-		outb(0x43, 0x30);	/* channel 0, count once */
-	}
+	nmiset(on);
+	unlock(&nmilk);
 }
 
-/* The time-stamp counts the clock has been on, since the last call with clr set. */
+/* One more image that profiles (d 1), or one less (-1): kern/prof.c, profclock. */
+void
+nmiclockprof(int d)
+{
+	ilock(&nmilk);
+	nmiprof += d;
+	nmiset(0);
+	unlock(&nmilk);
+}
+
+/* The time-stamp counts kprof has counted, since the last call with clr set. */
 uvlong
 nmiclocktime(int clr)
 {
@@ -273,7 +343,7 @@ nmiclocktime(int clr)
 		nmitime = 0;
 		nmit0 = now;
 	}
-	return nmitime + (nmion ? now - nmit0 : 0);
+	return nmitime + (nmikprof ? now - nmit0 : 0);
 }
 
 /*
@@ -282,13 +352,10 @@ nmiclocktime(int clr)
  * written drops it and starts the next) to a phase drawn at random in
  * the 1/HZ after the next point of this processor's grid, which its
  * local APIC timer's count, less the phase of its next tick
- * (lapicnext), says how far off it is.  So the NMI's own delay needs
- * no measuring: two multiplications, where latching channel 0 to take
- * it off a random interval would take 3 port reads and a division.
- * The grid, not the tick: while a process profiles, the ticks come at
- * random phases, some less than 1/HZ apart, and a draw in the tick
- * after the next then passed the one after that, so that kprof lost
- * 15% of its samples beside profdemo -p (kprof.sh, rate-beside-profil).
+ * says how far off it is (its ticks are on the grid: kern/clock.c).
+ * So the NMI's own delay needs no measuring: two multiplications, where
+ * latching channel 0 to take it off a random interval would take 3
+ * port reads and a division.
  * The generator is linear congruential, whose high bits, all that the
  * draw (nmiseed * nmicount >> 32) keeps, are as good as xorshift's
  * for the 5 instructions of its 11.
@@ -296,12 +363,9 @@ nmiclocktime(int clr)
 NOPROF void
 nmiclocknext(void)
 {
-	int g;
 	uint left, c;
 
-	for(g = lapic[Ltccr] - mach[0].clkphase; g < 0; g += lapicticks)
-		;
-	left = (uvlong)(uint)g * nmiscale >> 32;
+	left = (uvlong)lapic[Ltccr] * nmiscale >> 32;
 	nmiseed = nmiseed * Lcgmul + Lcgadd;
 	c = left + 1 + ((uvlong)nmiseed * nmicount >> 32);
 	outb(0x40, c);
@@ -318,78 +382,9 @@ lapicstop(void)
 	lapicw(Lticr, 0);
 }
 
-/*
- * This processor's clock at 1/HZ from now, off any phase that a
- * profiled tick left (lapicnext): started again after lapicstop, or
- * back on the grid after a profiled tick.
- */
+/* This processor's clock at 1/HZ from now: started again after lapicstop. */
 NOPROF void
 lapicgrid(void)
 {
-	Mach *m = thismach();
-
 	lapicw(Lticr, lapicticks);
-	m->clkcount = 0;
-	m->clkphase = 0;
-}
-
-/*
- * The clock's next tick, from its interrupt.  With prof (the clock's
- * ticks stay at random phases for Clkprof ticks after one that found
- * a process that profiles itself, profil or pcsample, kern/prof.c,
- * whatever they find: kern/clock.c), at a
- * phase drawn at random after its point on the grid of 1/HZ, as
- * kprof's ticks are (nmiclocknext), so that a program whose loop keeps
- * time with the clock cannot alias with its samples.  On the fixed
- * grid, profdemo's pair of loops, 4.1 to a tick at hz=10000, had its
- * split 3.8 standard errors off, by where the run started
- * (doc/benchmarks.md, profil aliases).  The grid stays, so the rate
- * stays HZ: the count written is from now, less the counts since this
- * tick (the periodic timer counts on from the count it reloads), to
- * the next grid point and its phase.  Without prof, the tick goes
- * back to the grid, and at the next to the count of 1/HZ, which the
- * time since the interrupt puts that far off the grid: a few counts,
- * once.  While nothing profiles the clock is as it was, fixed, and the
- * clock calls this only while m's clkcount says otherwise.
- */
-NOPROF void
-lapicnext(int prof)
-{
-	Mach *m = thismach();
-	int e, ph, c, near = lapicticks/16;
-
-	if(!prof && m->clkphase == 0){
-		lapicgrid();
-		return;
-	}
-	ph = 0;
-	if(prof){
-		m->clkseed = m->clkseed * Lcgmul + Lcgadd;
-		ph = (uvlong)m->clkseed * lapicticks >> 32;
-	}
-	e = (m->clkcount ? m->clkcount : lapicticks) - lapic[Ltccr];
-	c = lapicticks + ph - m->clkphase - e;
-	/*
-	 * A point already passed (a host that stopped us, or interrupts
-	 * held off), or so near that the timer, reloading so short a
-	 * count, would fire faster than its interrupt is taken (under
-	 * QEMU, its timer loop then never catches up, and the guest
-	 * stops): the tick comes later, and its phase says how much, so
-	 * that the next finds the grid again.  Moved to the point after
-	 * instead, as it was, it lost the grid point, one tick of the
-	 * time at every draw of a phase 15/16 of a tick before the last:
-	 * beside a profiling process the clock ran 0.25% slow
-	 * (atk_prof rate).  A tick more than a period behind then gives
-	 * its point up, so that a clock held off for long never runs
-	 * fast to catch up.
-	 */
-	if(c <= near){
-		ph += near + 1 - c;
-		c = near + 1;
-		while(ph >= 2*(int)lapicticks)
-			ph -= lapicticks;
-	}
-	lapicw(Lticr, c);
-	m->clkcount = c;
-	m->clkphase = ph;
 }

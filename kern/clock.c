@@ -1,10 +1,10 @@
 /*
  * The clock: each processor's local APIC timer interrupts it HZ times
  * a second (kern/apic.c), but while an idle one other than the first
- * halts (idle).  Each tick feeds the per-process profilers
- * (kprof has a clock of its own, an NMI: kern/apic.c, nmiclock, whose
- * stacks the tick drains while kprof counts) and counts in the
- * processor's ticks; the first
+ * halts (idle).  Each tick counts in the processor's ticks and the
+ * running process's, and drains kprof's stacks while it counts (kprof,
+ * profil and pcsample sample on a clock of their own, an NMI:
+ * kern/apic.c, nmiclock); the first
  * processor's also count as the system's time, ticks, and wake the
  * processes sleeping on it.
  */
@@ -53,29 +53,16 @@ wakedue(Proc *p, void *a)
 }
 
 /*
- * A profiled tick moves the clock's next off the grid, to a phase
- * drawn at random (kern/apic.c, lapicnext), and so does every tick of
- * this processor for Clkprof ticks after it, whatever process they
- * find.  Were only the profiled ticks moved, a process that profiles
- * and one that does not, taking turns at each tick, would have turns
- * of unequal mean: the profiled tick draws its next at a phase, 1/HZ
- * on from its grid point, the other's goes back to the grid, so that
- * the process that does not profile ran 3/2 of a tick for each, the
- * one that does 1/2: profil counted it twice its due (hotspots -b on
- * one processor, beside 6.3 points over its exact share, at 16
- * standard errors: doc/benchmarks.md).
- */
-enum {
-	Clkprof	= 16,	/* ticks after a profiled one that stay at random phases */
-};
-
-/*
- * The clock interrupt.  A tick of a process whose profilers are on is
- * owed to them, and counted on its way back to user mode (kern/prof.c).
+ * The clock interrupt, on the fixed grid of 1/HZ.  It takes no sample
+ * for profil or pcsample: the tick that wakes a sleeper or preempts
+ * starts the next process's turn, so that a turn of r < 1 ticks that
+ * starts at one was sampled with probability r*r/2, not r (a process
+ * that sleeps a tick between rounds lost a third of a tick a round:
+ * doc/benchmarks.md).  kprof's NMI clock, at random phases that
+ * schedule nothing, samples for them (kern/prof.c, profnmi).
  *
- * Nothing here but the thinning of profiled ticks (thintick) is for
- * run-qemu.sh -d.  QEMU's -icount runs the processors in turns on one
- * host thread; QEMU 7.2 gave each the time
+ * Nothing here is for run-qemu.sh -d.  QEMU's -icount runs the
+ * processors in turns on one host thread; QEMU 7.2 gave each the time
  * to the next timer deadline, so that a busy first processor kept the
  * others from running unless it paused at its tick, and a clock that
  * paused, #S's loops that paused every 256 turns and local APIC timers
@@ -102,29 +89,11 @@ clock(void)
 {
 	Mach *m = thismach();
 	Proc *p = m->proc;
-	Image *im;
-	int prof;
 
 	m->ticks++;
-	if(p != nil){
+	if(p != nil)
 		p->ticks++;
-		if((im = p->img) != nil && (im->prof.span | im->pcs.buf) != 0){
-			/*
-			 * Thinned under -d (kern/fns.h, thintick): hotspots -b
-			 * on two processors had the loop beside a busy one 16
-			 * points over its exact share.
-			 */
-			if(!virtualclock || !thintick(m->spinning, &m->profseed))
-				p->profowed++;
-			m->clkprof = Clkprof;
-		}
-	}
-	prof = m->clkprof > 0;
-	if(prof)
-		m->clkprof--;
 	lapiceoi();
-	if(prof | m->clkcount)
-		lapicnext(prof);
 	if(kprofon)
 		kprofdrain();
 	if(m->id != 0)

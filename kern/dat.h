@@ -33,6 +33,7 @@ enum {
 	PATHMAX	= 256,	/* longest path */
 	MAXMACH	= 8,	/* processors at most */
 	Never	= 0x7FFFFFFF,	/* ticks ahead: as far as comparisons of ticks reach */
+	Nprofpc	= 4,	/* the pcs a process notes of the ticks it owes its profilers (kern/prof.c) */
 };
 
 /*
@@ -238,18 +239,14 @@ struct Mach {
 	Kpcount	*kp;		/* the kprof counts its NMIs add to (dev/devkprof.c) */
 	volatile uint	kpbusy;		/* in kprofnmi: kpctl waits for it */
 	volatile uint	kpdrain;	/* set by whoever drains its kprof samples (dev/kpstack.c) */
-	uint	kpmore;		/* what its kprof NMI does beyond counting, Kpstacks|Kprearm: under kpctl's lock */
+	uint	kpmore;		/* what its kprof NMI does beyond counting, Kpstacks|Kprearm: set and cleared by locked instructions, as kpctl and profil both change it */
 	char	*stack;		/* bottom of its scheduler's stack, KSTACK bytes */
 	volatile uint	flushreq;	/* TLB flushes asked of it (shootdown) */
 	volatile uint	flushdone;	/* flushreq as its last flush found it */
 	Image	*volatile profimg;	/* the image whose owed ticks it is counting, or nil (profdrain) */
 	uvlong	gdt[NSEG];
 	uint	tss[26];	/* the 104-byte TSS: only esp0, ss0 and the I/O map base matter */
-	uint	clkcount;	/* the count its clock's timer reloads, if not 1/HZ's, else 0 (kern/apic.c, lapicnext) */
-	uint	clkphase;	/* how far its clock's tick falls after its point on the grid, in the timer's counts */
-	uint	clkseed;	/* the generator of those phases */
-	uint	clkprof;	/* its ticks left, this one's included, at random phases after a profiled one (kern/clock.c, Clkprof) */
-	uint	profseed;	/* the generator of its profiled ticks' thinning, under -d (kern/clock.c) */
+	uint	profseed;	/* the generator of its profiled ticks' thinning, under -d: its NMI's alone (kern/prof.c, profnmi) */
 };
 
 enum { Unused, Embryo, Sleeping, Runnable, Running, Zombie };
@@ -292,6 +289,7 @@ struct Image {
 	uint	profticks;	/* of those, ticks counted by a profiler */
 	Profil	prof;
 	Pcsample	pcs;
+	int	profclk;	/* counted in the NMI clock's images that profile (kern/prof.c, profclock): under mem */
 };
 
 /*
@@ -314,7 +312,8 @@ struct Proc {
 	Proc	*inext;		/* next thread of img */
 	uint	ticks;		/* clock ticks it has run, in user mode or in the kernel for it */
 	uint	profticks;	/* of those, ticks counted by one of img's profilers */
-	volatile uint	profowed;	/* ticks the clock found img's profilers on for, less those thinned under -d (kern/clock.c), not yet counted (kern/prof.c) */
+	volatile uint	profowed;	/* ticks the NMI found img's profilers on for, less those thinned under -d, not yet counted (kern/prof.c) */
+	uint	profpc[Nprofpc];	/* the user pcs of the first of them, the last slot the rest's (kern/prof.c, profnmi) */
 	uint	kpin;		/* in kprof's scope: kpctl's pid sets it, fork adds the parent's (under procs) */
 	uint	kpticks[2];	/* its user and kernel ticks in kprof's run: the NMI of its processor alone writes them */
 	char	*kstack;	/* bottom of the kernel stack */

@@ -30,15 +30,16 @@ extern volatile uint	*lapic, *ioapic;
 void	lapicinit(void);
 int	lapicid(void);
 void	lapiceoi(void);
-void	lapicnext(int);
 void	lapicstop(void);
 void	lapicgrid(void);
 void	lapicipi(int, uint);
 void	ioapicinit(void);
 void	ioapicenable(int);
 void	nmiclock(int);
+void	nmiclockprof(int);
 void	nmiclocknext(void);
 uvlong	nmiclocktime(int);
+extern int	nmiprofon;	/* an image profiles: the NMI clock samples for it */
 extern int	nmirandom;	/* kprof's clock draws its intervals at random */
 enum {
 	Lcgmul	= 1664525,	/* the multiplier and increment of the kernel's linear congruential generators (Numerical Recipes') */
@@ -393,7 +394,9 @@ thintick(int spinning, uint *seed)
 }
 
 /* prof.c */
-void	profapply(Ureg*);
+void	profapply(void);
+void	profclock(Image*);
+NOPROF REGPARM void	profnmi(Nmiframe*);
 void	profdrain(Image*);
 int	profonstack(Image*);
 long	sysprofil(uint*);

@@ -52,6 +52,7 @@ imjoin(Image *im, Proc *p)
 	im->threads = p;
 	im->ref++;
 	unlock(&im->lk);
+	profclock(im);	/* fork's new image, with its parent's profilers: the NMI clock on */
 }
 
 /*
@@ -94,6 +95,9 @@ imleave(Image *nim, pte_t *npd)
 	else
 		switchkvm();
 	if(last){
+		im->prof.span = 0;
+		im->pcs.buf = 0;
+		profclock(im);	/* the NMI clock off, if none other profiles */
 		freepgdir(pd, top);
 		kfree(im);
 	}else{

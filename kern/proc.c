@@ -43,7 +43,7 @@ forkret(void)
 		pexit(255);	/* killed before it first ran: it dies before its first user instruction */
 	cli();	/* as trap's count: letting go of procs turned interrupts on */
 	if(up->profowed)
-		profapply(up->ureg);
+		profapply();
 }
 
 /* Give p's slot back, and its kernel stack. */

@@ -4,14 +4,19 @@
  * raw user pcs.  The settings are the memory image's (kern/image.c),
  * so a process's threads all count into the same buffers.
  *
- * As BSD's addupc_intr and addupc_task: the clock only notes that the
- * running thread owes its profilers a tick (kern/clock.c,
- * Proc.profowed), and the thread counts it itself on its way back to
- * user mode (profapply, from trap and forkret), in process context,
- * at the counter's or slot's user address, through its page tables as
- * its own write would go (uaddsat16 and uput32, kern/fns.h).  The pc
- * is the one user mode goes back to: a tick in the kernel counts where
- * the process entered it, and that does not change before it returns.
+ * As BSD's addupc_intr and addupc_task: the sample, an NMI (profnmi),
+ * only notes that the running thread owes its profilers a tick and the
+ * user pc it is for (Proc.profowed, Proc.profpc), and the thread counts
+ * it itself on its way back to user mode (profapply, from trap and
+ * forkret), in process context, at the counter's or slot's user
+ * address, through its page tables as its own write would go (uaddsat16
+ * and uput32, kern/fns.h).  The pc is the one the NMI interrupted in
+ * user mode, or where the process entered the kernel if it came there.
+ * The NMI clock (kern/apic.c, nmiclock) falls at random phases of each
+ * 1/HZ, apart from the clock's ticks, which wake and preempt: sampled
+ * at the tick, a turn that a tick starts had no sample in the rest of
+ * its 1/HZ (kern/clock.c).  It runs while some image profiles
+ * (profclock).
  * A counter or slot that is not mapped writable for the user turns
  * that profiler off for all the threads: the tick is dropped, the
  * process goes on, and the kernel's fault, if the write made one,
@@ -94,9 +99,8 @@ setprofimg(Image *im)
  * cannot be written turns sampling off and brings max down to it, the
  * least such slot if threads fail at once, so that the count the next
  * call returns, min(n, max), is of slots written (or being written by
- * a processor that profdrain waits for).  Then profapply's end: the
- * processor's mark goes.  Apart, so that profil alone pays nothing
- * for it.
+ * a processor that profdrain waits for).  Apart, so that profil alone
+ * pays nothing for it.
  */
 static __attribute__((noinline)) void
 pcsapply(Pcsample *ps, uintptr buf, uint n, uint pc)
@@ -115,46 +119,117 @@ pcsapply(Pcsample *ps, uintptr buf, uint n, uint pc)
 			break;
 		}
 	}while(--n > 0);
-	setprofimg(nil);
+}
+
+/*
+ * The NMI clock's sample (kern/apic.c), from nmientry
+ * (kern/trapasm.asm), before kprof's (dev/kpnmi.c), on every processor
+ * while an image profiles, kprof counting or not:
+ * if the process it finds here is in an image that profiles, a tick
+ * owed, and its user pc noted: the one interrupted, or in the kernel
+ * the one the process entered it at, which its trap frame at the top
+ * of its kernel stack (Proc.ureg) holds from the first instruction of
+ * the entry on.  An NMI may come anywhere, also inside profapply or a
+ * lock's hold, so it takes no lock, reads only this processor's
+ * process and its image (which the process leaves, procsetimg, before
+ * any frees it) and stores only into the Proc: this processor's NMI is
+ * the only writer of profowed but for profapply's exchange and
+ * procsetimg, both on this processor.  The first Nprofpc-1 ticks owed
+ * have a pc each, the rest the last slot's, the latest: a thread that
+ * stays in user mode goes back through the kernel at each of its
+ * clock's ticks, one 1/HZ, in which the NMI falls once on the first
+ * processor and at most twice on another.  Measured under -d:
+ * hotspots -b on two processors at hz=10000 came back with two ticks
+ * owed in 930 of 12,887 applies and never more; hotspots -z at
+ * hz=1000 never with two.  Thinned under -d
+ * (kern/fns.h, thintick) as kprof's own samples are: hotspots -b on
+ * two processors had the loop beside a busy one 16 points over its
+ * exact share unthinned.  The seed is the processor's, its NMI's
+ * alone.
+ */
+NOPROF REGPARM void
+profnmi(Nmiframe *x)
+{
+	Proc *p = machproc();
+	Mach *m;
+	Image *im;
+	uint pc = x->pc, n;
+
+	if(p == nil || (im = p->img) == nil || (im->prof.span | im->pcs.buf) == 0)
+		return;
+	m = thismach();
+	if(virtualclock && thintick(m->spinning, &m->profseed))
+		return;
+	if(pc >= KZERO)
+		pc = p->ureg->pc;
+	n = p->profowed;
+	p->profpc[n < Nprofpc ? n : Nprofpc-1] = pc;
+	p->profowed = n + 1;
 }
 
 /*
  * Count the ticks that the current process owes its image's
- * profilers, at the user pc it goes back to (u's), on its way back to
+ * profilers, each at the user pc its NMI noted, on its way back to
  * user mode.  Threads on other processors count into the same buffers
  * at once: a counter's add is a compare-and-swap (uaddsat16), and
  * samples take their slots with a lock xadd.  Called with interrupts
  * off (trap says why), and only when the process owes a tick (trap,
- * forkret): it owes at least that one still, as only its processor's
- * clock adds to profowed.  The counter's address
- * is below buf + size, which sysprofil checked: the index is below
- * size/2, as d < span.
+ * forkret).  The noted pcs are read before the count is taken to 0 by
+ * a compare-and-swap, which fails if an NMI came between and owed
+ * another (its pc then perhaps in a slot already read): then read
+ * again.  The counter's address is below buf + size, which sysprofil
+ * checked: the index is below size/2, as d < span.
  */
 void
-profapply(Ureg *u)
+profapply(void)
 {
 	Proc *p = machproc();
 	Image *im = p->img;
-	uint n, d, span;
+	uint n, k, i, c, d, span, pc[Nprofpc];
 	uintptr buf;
 
 	setprofimg(im);
-	n = xchg(&p->profowed, 0);	/* and a fence: the settings are read after the mark */
+	do{
+		n = p->profowed;
+		k = n < Nprofpc ? n : Nprofpc;
+		for(i = 0; i < k; i++)
+			pc[i] = p->profpc[i];
+	}while(!__sync_bool_compare_and_swap(&p->profowed, n, 0));	/* and a fence: the settings are read after the mark */
 	span = im->prof.span;
 	if(span != 0 || im->pcs.buf != 0){
 		p->profticks += n;
 		asm volatile("" ::: "memory");	/* the switches before the settings they turn on */
-		/* One compare: span is 0 while off, and a pc below offset wraps past it (sysprofil). */
-		d = u->pc - im->prof.offset;
-		if(__builtin_expect(d < span, 1)
-		&& uaddsat16(im->prof.buf + 2*(uint)(((uvlong)d * im->prof.mult) >> 32), n) < 0)
-			im->prof.span = 0;
-		if((buf = im->pcs.buf) != 0){
-			pcsapply(&im->pcs, buf, n, u->pc);
-			return;
+		for(i = 0; i < k; i++){
+			c = i == Nprofpc-1 ? n - i : 1;
+			/* One compare: span is 0 while off, and a pc below offset wraps past it (sysprofil). */
+			d = pc[i] - im->prof.offset;
+			if(__builtin_expect(d < span, 1)
+			&& uaddsat16(im->prof.buf + 2*(uint)(((uvlong)d * im->prof.mult) >> 32), c) < 0)
+				span = im->prof.span = 0;
+			if((buf = im->pcs.buf) != 0)
+				pcsapply(&im->pcs, buf, c, pc[i]);
 		}
 	}
 	setprofimg(nil);
+}
+
+/*
+ * The NMI clock runs while an image profiles (kern/apic.c,
+ * nmiclockprof): im, whose profilers were just set, counted in or out
+ * of the images that do.  Under im's mem, or with im new.  A profiler
+ * that a fault turned off (profapply) leaves im counted, and the clock
+ * on, until the next call or the image goes (imleave): it costs only
+ * NMIs that find nothing to do.
+ */
+void
+profclock(Image *im)
+{
+	int on = im->prof.span != 0 || im->pcs.buf != 0;
+
+	if(on != im->profclk){
+		im->profclk = on;
+		nmiclockprof(on ? 1 : -1);
+	}
 }
 
 /*
@@ -200,6 +275,7 @@ sysprofil(uint *arg)
 		asm volatile("" ::: "memory");	/* the settings before span, which turns them on */
 		pr->span = span > 0xFFFFFFFF ? 0xFFFFFFFF : span;
 	}
+	profclock(im);
 	qunlock(&im->mem);
 	return 0;
 }
@@ -235,6 +311,7 @@ syspcsample(uint *arg)
 	asm volatile("" ::: "memory");
 	if(n > 0)
 		ps->buf = buf;
+	profclock(im);
 	qunlock(&im->mem);
 	return prev;
 }

@@ -186,7 +186,7 @@ trap(Ureg *u)
 		 * given back with.
 		 */
 		cli();
-		profapply(u);
+		profapply();
 	}
 }
 

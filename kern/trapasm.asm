@@ -72,8 +72,12 @@ trapretend:
 ; count of its own cost (an NMI is far shorter than 2^32 counts), and
 ; the interrupted frame pointer, for the stack, below the frame the
 ; processor pushed (pc, cs, flags).  The processor takes no other NMI
-; until the iretd.
+; until the iretd.  profnmi is called from here, not from kprofnmi, so
+; that kprofnmi keeps its registers and its instructions outside the
+; time-stamp reads (dev/devkprof.c, Kpoutside) as they were.
 extern kprofnmi
+extern profnmi
+extern nmiprofon
 global nmientry
 	align	16		; as gcc aligns C functions, so that no kpdata bin holds the end of trapret and the start of this
 nmientry:
@@ -90,6 +94,11 @@ nmientry:
 	mov	eax, MACHSEG
 	mov	gs, eax
 	mov	eax, esp
+	cmp	dword [nmiprofon], 0	; an image profiles: profil's sample first (kern/prof.c)
+	je	.kprof
+	call	profnmi
+	mov	eax, esp
+.kprof:
 	call	kprofnmi
 	pop	gs
 	pop	ds

@@ -41,29 +41,4 @@ off=$(( ${rate:-0} > ${first:-0} ? ${rate:-0} - ${first:-0} : ${first:-0} - ${ra
 check stall-outvoted [ -n "$rate" -a $((off * 1000)) -le $((${first:-0} + 1000)) ]
 [ "$fail" = 0 ] || sed 's/^/	| /' "$T/gdb" | tail -20
 
-# A processor's clock leaves the grid for random phases only for
-# Clkprof ticks after one that found a process profiling (kern/clock.c),
-# however long it has run: gdb puts the first processor's ticks at
-# 2^31, as 2.5 days at 10000 Hz would, where nothing has profiled, and
-# nothing must then move its clock off the grid (lapicnext).  Its
-# ticks' distance to the last profiled one, taken as a signed number,
-# made every tick from 2^31 on, for 2^31 more, one after a profiled one.
-cat >"$T/wrap.py" <<'EOF2'
-import gdb
-gdb.execute("hbreak clock", to_string=True)
-gdb.execute("continue", to_string=True)
-gdb.execute("set var mach[0].ticks = 0x80000000")
-gdb.execute("delete")
-gdb.execute("hbreak lapicnext", to_string=True)
-gdb.execute("continue", to_string=True)
-if gdb.selected_inferior().pid != 0:
-    print("wrap: lapicnext at tick %#x" % (int(gdb.parse_and_eval("mach[0].ticks")) & 0xffffffff))
-    gdb.execute("delete")
-    gdb.execute("continue", to_string=True)
-EOF2
-gdbguest "$T/wrap.py" -p 1 -c 'sleep 100; echo slept'
-has wrap-slept '^slept$'
-check wrap-on-the-grid eval '! grep -q "^wrap: lapicnext" "$T/gdb"'
-grep "^wrap:" "$T/gdb"
-
 summary clock

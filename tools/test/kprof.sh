@@ -120,10 +120,12 @@ check alias-random-half python3 -c "import sys; sys.exit(not abs($rnd - 50) <= 2
 check alias-fixed-all-or-none python3 -c "import sys; sys.exit(not ($fix <= 5 or $fix >= 95))"
 has clock-virtual-header '^clock virtual \(one instruction a nanosecond, -d\)$'
 
-# kprof's rate beside a process that profiles itself, whose ticks then
-# come at random phases (kern/apic.c, lapicnext): its samples are drawn
-# from the first processor's grid, not its ticks, and keep HZ.  Drawn
-# from the ticks, 2 s of profdemo -p at 1000 Hz had 1690 samples.
+# kprof's rate beside a process that profiles itself, whose samples
+# come from the same NMI clock (kern/prof.c, profnmi), which profil
+# keeps on, and must not start twice: kprof's samples are drawn from
+# the first processor's grid and keep HZ.  When the ticks of a process
+# that profiled came at random phases and the samples were drawn from
+# the ticks, 2 s of profdemo -p at 1000 Hz had 1690 samples.
 guest -d -p 1 -a hz=1000 -t 300 -c 'cat /dev/time; echo startclr > /dev/kpctl; profdemo -p 2 > /dev/null; echo stop > /dev/kpctl; cat /dev/time; cat /dev/kpcpu'
 read -r t0 t1 n < <(awk '/^[0-9]+ 1000$/ { t[++k] = $1 } /^cpu 0 total / { n = $4 } END { print t[1], t[2], n }' <<<"$out")
 echo "kprof beside profil: $n samples in $((t1 - t0)) ticks"

@@ -45,7 +45,7 @@ done
 # instructions rather than 2 G (1.9 s of the host's CPU to 0.5): the
 # same 20,000 samples, whose 3:1 share has a sampling error of 0.3
 # points of the 1 allowed, at a phase drawn at random in each tick
-# (kern/apic.c, lapicnext), so that a tick of 12,500 instructions, half
+# (kprof's NMI clock, kern/apic.c, nmiclocknext), so that a tick of 12,500 instructions, half
 # of a call of spin3 and spin1, aliases with neither: 74.5 percent
 # (75.3 at 100,000).
 guest -d -i 3 -p 1 -a 'hz=10000' -t 300 -c 'profdemo -s 2'
@@ -56,12 +56,26 @@ echo "pcsample: $n samples, spin3 $s3 ms, spin1 $s1 ms"
 check pcsample-enough-samples [ "${n:-0}" -ge 10000 ]
 check pcsample-3-to-1 python3 -c "import sys; a, b = ${s3:-0}, ${s1:-0}; sys.exit(a + b == 0 or abs(100.0 * a / (a + b) - 75) > 1)"
 
+# The same with kprof counting at fixed intervals (kpctl's interval
+# fixed): the clock is profil's too, and stays at random phases while
+# a process profiles (kern/apic.c, nmiset), or the tick of 12,500
+# instructions would alias with profdemo's calls.
+guest -d -i 3 -p 1 -a 'hz=10000' -t 300 -c "bind -a '#T' /dev; echo interval fixed > /dev/kpctl; echo startclr > /dev/kpctl; profdemo -s 2; echo stop > /dev/kpctl; cat /dev/kpctl"
+n=$(sed -nE 's/^pcsample: ([0-9]+) samples$/\1/p' <<<"$out")
+s3=$(awk -F'\t' '$3 == "spin3" { print $1 }' <<<"$out")
+s1=$(awk -F'\t' '$3 == "spin1" { print $1 }' <<<"$out")
+echo "pcsample beside kprof at fixed intervals: $n samples, spin3 $s3 ms, spin1 $s1 ms"
+has pcsample-fixed-kprof-status ' interval fixed '
+check pcsample-fixed-enough-samples [ "${n:-0}" -ge 10000 ]
+check pcsample-fixed-3-to-1 python3 -c "import sys; a, b = ${s3:-0}, ${s1:-0}; sys.exit(a + b == 0 or abs(100.0 * a / (a + b) - 75) > 1)"
+
 # The same kernel text after profil and pcsample were aimed at it,
 # outside -d, at the highest clock rate (the most ticks a second).  The
 # boot must also end: in the host's time, a profiled tick that rearmed
-# its clock a few counts ahead (kern/apic.c, lapicnext) left the
-# periodic timer firing faster than QEMU could take it, and 5 of 8
-# such boots hung until the count had a floor.  (profiltest's own
+# its clock a few counts ahead left the periodic timer firing faster
+# than QEMU could take it, and 5 of 8 such boots hung until the count
+# had a floor (the ticks are now on the grid; the samples are the NMI
+# clock's, which the first processor rearms in the same way).  (profiltest's own
 # verdict wants -d, above: its ticks are counted against the clock's.)
 guest -a 'hz=10000' -c 'cat /dev/textsum; profiltest > /dev/null; cat /dev/textsum'
 check profil-nondet-ended [ "$st" = 0 ]
