@@ -21,50 +21,42 @@ cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
 fns="loop beside calls leaf fpu rep"
-# user P KIND: hotspots -b on P processors, KIND profil (-p) or pcsample (-s).
-user() {
-	local p=$1 kind=$2 flag=-p d
+# profiled NAME P KIND HZ PRE ARGS: PRE, then hotspots ARGS on P
+# processors at HZ, KIND profil (-p) or pcsample (-s), its profile
+# held against the exact count, by function: the cases NAME-ran and
+# NAME-within-noise, the comparison left in $d/cmp.
+profiled() {
+	local name=$1 p=$2 kind=$3 hz=$4 pre=$5 args=$6 flag=-p
 	[ "$kind" = pcsample ] && flag=-s
-	d=$T/$kind$p
+	d=$T/$name
 	mkdir -p "$d"
-	guest -d -p "$p" -a hz=10000 -t 300 -x "$d" -o "$d/h" -c "cd /tmp; profile -q hotspots $flag /tmp/h -b 400 > /dev/null; cat /tmp/h > /dev/eia1"
-	check "$kind-$p-ran" [ "$st" = 0 -a -s "$d/h" -a -s "$d/upcdata" ]
+	guest -d -p "$p" -a hz="$hz" -t 300 -x "$d" -o "$d/h" -c "cd /tmp; $pre profile -q hotspots $flag /tmp/h $args > /dev/null; cat /tmp/h > /dev/eia1"
+	check "$name-ran" [ "$st" = 0 -a -s "$d/h" -a -s "$d/upcdata" ]
 	# shellcheck disable=SC2086
 	python3 tools/test/ucmp.py "$kind" "$d/h" o/test/hotspots "$d/upcdata" $fns >"$d/cmp" 2>&1
-	echo "$kind on $p cpus:"
+	echo "$name ($kind on $p cpus, hz=$hz):"
 	cat "$d/cmp"
-	check "$kind-$p-within-noise" awk '/^total variation:/ { d = $3 } /^sampling alone:/ { m = $4; n = $7 } END { exit !(d != "" && n != "" && d + 0 <= 2 * n - m) }' "$d/cmp"
-	check "$kind-$p-ticks" awk '/^exact:/ { exit !($6 >= 10000) }' "$d/cmp"
+	check "$name-within-noise" awk '/^total variation:/ { d = $3 } /^sampling alone:/ { m = $4; n = $7 } END { exit !(d != "" && n != "" && d + 0 <= 2 * n - m) }' "$d/cmp"
 }
 
-user 1 profil
-user 2 profil
-user 2 pcsample
-
-# woken P KIND PRE: hotspots -z 1 400 on P processors at hz=1000, PRE
-# before it, each round after a 1 ms sleep, so that the clock's tick
-# wakes it.  When the tick sampled too, the turn it started had no
-# sample in the rest of its 1/HZ, and the loop, the round's first
-# function, lost a third of a tick a round: profil was 8.2 points off
-# beside a bench on one processor, 10.7 alone on two, some twice
-# sampling's 95th percentile (doc/benchmarks.md).  The samples are
-# kprof's NMI clock's now, at random phases (kern/prof.c, profnmi).
-woken() {
-	local p=$1 kind=$2 pre=$3 flag=-p d
-	[ "$kind" = pcsample ] && flag=-s
-	d=$T/woken-$kind$p
-	mkdir -p "$d"
-	guest -d -p "$p" -a hz=1000 -t 300 -x "$d" -o "$d/h" -c "cd /tmp; $pre profile -q hotspots $flag /tmp/h -z 1 400 > /dev/null; cat /tmp/h > /dev/eia1"
-	check "woken-$kind-$p-ran" [ "$st" = 0 -a -s "$d/h" -a -s "$d/upcdata" ]
+# hotspots -b on P processors, with 10,000 ticks and more.
+for run in "1 profil" "2 profil" "2 pcsample"; do
 	# shellcheck disable=SC2086
-	python3 tools/test/ucmp.py "$kind" "$d/h" o/test/hotspots "$d/upcdata" $fns >"$d/cmp" 2>&1
-	echo "woken $kind on $p cpus:"
-	cat "$d/cmp"
-	check "woken-$kind-$p-within-noise" awk '/^total variation:/ { d = $3 } /^sampling alone:/ { m = $4; n = $7 } END { exit !(d != "" && n != "" && d + 0 <= 2 * n - m) }' "$d/cmp"
-}
+	set -- $run
+	profiled "$2-$1" "$1" "$2" 10000 '' '-b 400'
+	check "$2-$1-ticks" awk '/^exact:/ { exit !($6 >= 10000) }' "$d/cmp"
+done
 
-woken 1 profil 'bench 3000000 > /dev/null &'
-woken 2 profil ''
-woken 2 pcsample ''
+# hotspots -z 1 400 at hz=1000, each round after a 1 ms sleep, so that
+# the clock's tick wakes it.  When the tick sampled too, the turn it
+# started had no sample in the rest of its 1/HZ, and the loop, the
+# round's first function, lost a third of a tick a round: profil was
+# 8.2 points off beside a bench on one processor, 10.7 alone on two,
+# some twice sampling's 95th percentile (doc/benchmarks.md).  The
+# samples are kprof's NMI clock's now, at random phases (kern/prof.c,
+# profnmi).
+profiled woken-profil-1 1 profil 1000 'bench 3000000 > /dev/null &' '-z 1 400'
+profiled woken-profil-2 2 profil 1000 '' '-z 1 400'
+profiled woken-pcsample-2 2 pcsample 1000 '' '-z 1 400'
 
 summary userexact
