@@ -6,6 +6,7 @@ enum {
 	IRQ0		= 32,	/* vector of the I/O APIC's input 0 */
 	NIRQ		= 24,	/* its inputs */
 	T_PGFLT		= 14,	/* the page fault */
+	PFWRITE		= 2,	/* in its error code: the access was a write */
 	Tclock		= IRQ0,	/* the local APIC timer's vector; input 0, the 8254, is never enabled */
 	Tstop		= 0xFC,	/* kern/arcs.c's: wait while the text changes */
 	Twake		= 0xFD,	/* ready's interrupt: an idle processor, there is work */

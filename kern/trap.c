@@ -93,6 +93,23 @@ userfault(int n, uint pc)
 }
 
 /*
+ * Is this a user page fault at an address whose page table entry
+ * allows the access after all?  Another thread's sbrk showed the page
+ * again (kern/mmu.c, mapuser) while this processor's TLB still held it
+ * hidden from user mode: an entry that grants more needs no flush, so
+ * mapuser sends none, and the stale one faults.  The processor drops
+ * its translation of the address as it takes the fault, so going back
+ * runs the instruction again, through the new entry.  (QEMU keeps no
+ * translation that faulted, so only gdb can make one:
+ * tools/test/stale.sh.)
+ */
+static int
+spurious(Ureg *u)
+{
+	return u->trap == T_PGFLT && uaddr(up->pgdir, rcr2(), u->ecode & PFWRITE) != nil;
+}
+
+/*
  * Is this a fault in trapret loading what a user program left in its
  * frame: a data segment selector, or cs, ss and eflags in iretd?
  * Those are the user's, and so is the fault.
@@ -147,6 +164,8 @@ trap(Ureg *u)
 			break;
 		}
 		if(user){
+			if(spurious(u))
+				break;
 			userfault(u->trap, u->pc);
 			break;
 		}

@@ -24,6 +24,11 @@
  *		each argument arrives whole), 33 (E2BIG), 4097 bytes
  *		(E2BIG), a bad pointer in the middle of the vector and a
  *		string that runs past the heap's end (EFAULT).
+ *	stale	(for tools/test/stale.sh's gdb) with a thread asleep
+ *		beside, a heap page written, taken away (hidden) and read
+ *		in stalepoke: gdb, at the read's page fault, shows the page
+ *		again as another thread's sbrk would, and the read must
+ *		then go on and find the byte written, not kill the process.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -351,13 +356,57 @@ check(int argc, char *argv[])
 	return 0;
 }
 
+/* stale: the page stalepoke reads, for gdb; the pipe the thread beside it waits on. */
+volatile char	*staleaddr;
+static int	stalep[2];
+
+static void
+sleeper(int i)
+{
+	char c;
+
+	(void)i;
+	close(stalep[1]);	/* its own copy: the main thread's end, or its exit, ends the read */
+	read(stalep[0], &c, 1);
+}
+
+static __attribute__((noinline)) int
+stalepoke(void)
+{
+	return *staleaddr;
+}
+
+static void
+stale(void)
+{
+	char *brk;
+	int c;
+
+	if(pipe(stalep) < 0)
+		fatal("pipe");
+	thread(sleeper, 0);
+	brk = sbrk(0);
+	if(sbrk(PG) == (void*)-1)
+		fatal("sbrk");
+	brk[0] = 'x';
+	staleaddr = brk;
+	if(sbrk(-PG) == (void*)-1)
+		fatal("sbrk");
+	c = stalepoke();
+	if(c != 'x')
+		bad("the page read %ld, not %ld", c, 'x');
+	write(stalep[1], "", 1);
+	if(waitn(1) != 0)
+		bad("the sleeper ended with a status, %ld of %ld", 1, 1);
+}
+
 int
 main(int argc, char *argv[])
 {
 	int rounds = argc > 2 ? atoi(argv[2]) : 30;
 
 	if(argc < 2){
-		fprintf(stderr, "usage: atk_share blocked|pipes|zombies|args [rounds]\n");
+		fprintf(stderr, "usage: atk_share blocked|pipes|zombies|args|stale [rounds]\n");
 		return 1;
 	}
 	test = argv[1];
@@ -373,6 +422,8 @@ main(int argc, char *argv[])
 		zombies();
 	else if(strcmp(test, "args") == 0)
 		args();
+	else if(strcmp(test, "stale") == 0)
+		stale();
 	else{
 		fprintf(stderr, "atk_share: unknown test %s\n", test);
 		return 1;
