@@ -16,10 +16,11 @@ ev = gdb.parse_and_eval
 gdb.execute("add-symbol-file o/test/atk_share", to_string=True)
 gdb.execute('hbreak stalepoke if $_streq($up()->name, "atk_share")', to_string=True)
 gdb.execute("continue", to_string=True)
-cpu = gdb.selected_thread().num
+pid = int(ev("$up()->pid"))
 va = int(ev("(unsigned)staleaddr"))
 gdb.execute("delete")
-gdb.execute("hbreak trap thread %d if u->trap == 14" % cpu, to_string=True)
+# The process's next page fault, on whichever processor it runs then.
+gdb.execute("hbreak trap if u->trap == 14 && $up()->pid == %d" % pid, to_string=True)
 gdb.execute("continue", to_string=True)
 if int(ev("u->cs")) & 3 == 3 and int(ev("u->pc")) < 0xC0000000:
     pde = int(ev("$up()->pgdir[%d]" % (va >> 22)))
