@@ -267,9 +267,9 @@ nmiquiet(void)
 
 /*
  * The clock as kprof and the profilers want it, under nmilk.  An
- * on clock is programmed again only if its kind changed, or kprof
- * starts (seed), which reseeds it as kprof's runs want; else a profil
- * turned on or off would move the NMI due.  Kprearm goes on after the
+ * on clock is programmed again only if its kind changed: else a profil
+ * turned on or off, or kprof's start (seed, which reseeds it as kprof's
+ * runs want), would move the NMI due.  Kprearm goes on after the
  * count is written, a whole 1/HZ before the NMI that must rearm: set
  * before, an NMI of the old count on this processor could write its
  * own bytes between ours.
@@ -291,8 +291,22 @@ nmiset(int seed)
 		nmion = 0;
 		return;
 	}
-	if(nmion && rnd == nmirnd && !seed)
+	if(nmion && rnd == nmirnd){
+		/*
+		 * On for the profilers, it goes on as it is when kprof
+		 * starts too (start, startclr, and the stop and start
+		 * round interval and stacks): a count written again drops
+		 * the NMI due in this 1/HZ, and with it a sample of each
+		 * process that profiles (atk_clock steady, a start every 6
+		 * ticks or so: 15% of them).  Only the generator is
+		 * reseeded, for the draws after that NMI; under -d an
+		 * NMI's step that overwrites this store does so in every
+		 * run.
+		 */
+		if(seed)
+			nmiseed = Nmiseed;
 		return;
+	}
 	nmiquiet();
 	if(seed || !nmion)
 		nmiseed = Nmiseed;

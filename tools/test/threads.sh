@@ -20,7 +20,10 @@
 # under ticking threads, heap taken away under the buffers on either
 # side of a page table's boundary, pages freed under the ticks and
 # taken by other processes of the same program, the top of user space,
-# kills and exec amid the ticks (user/test/atk_prof.c); and on 1
+# kills and exec amid the ticks (user/test/atk_prof.c); atk_clock's
+# both and clock, profil and pcsample at once (each sample in its
+# counter), and the NMI clock's count of the images that profile
+# beside kpctl's changes (user/test/atk_clock.c); and on 1
 # processor the clock's rate against QEMU's virtual time beside
 # threads that turn profil and pcsample on and off (atk_prof rate,
 # 10000 ticks: at most 2000 ppm off the rate with nothing profiling).
@@ -42,14 +45,19 @@ cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
 atkcases=(top mix shrink churn kill exec)
+clkcases=(both clock)
 atkprof=
 for c in "${atkcases[@]}"; do atkprof+="atk_prof $c 1000"$'\n'; done
+for c in "${clkcases[@]}"; do atkprof+="atk_clock $c 1000"$'\n'; done
 
-# atkok N: every atk_prof case of the last guest, on N processors, said ok.
+# atkok N: every atk_prof and atk_clock case of the last guest, on N processors, said ok.
 atkok() {
 	local c
 	for c in "${atkcases[@]}"; do
 		has "atk_prof-$c-$1" "^atk_prof: $c: ok$"
+	done
+	for c in "${clkcases[@]}"; do
+		has "atk_clock-$c-$1" "^atk_clock: $c: ok$"
 	done
 }
 
@@ -104,10 +112,12 @@ done
 # run above), on 8 processors too: refused while there are threads, and
 # no thread's copy of it written; and atk_prof's shrink, whose
 # pcsample counts must be the slots written, its four threads failing
-# at once on as many processors.
-guest -d -i 3 -p 8 -a 'hz=10000' -t 300 -c "cat /dev/textsum; threadtest -stack; atk_prof shrink 300; $share; cat /dev/textsum"
+# at once on as many processors; and both and clock on 8.
+guest -d -i 3 -p 8 -a 'hz=10000' -t 300 -c "cat /dev/textsum; threadtest -stack; atk_prof shrink 300; atk_clock both 300; atk_clock clock 1000; $share; cat /dev/textsum"
 has "threadtest-stack-8" '^threadtest: ok$'
 has "atk_prof-shrink-8" '^atk_prof: shrink: ok$'
+has "atk_clock-both-8" '^atk_clock: both: ok$'
+has "atk_clock-clock-8" '^atk_clock: clock: ok$'
 shareok 8
 hasnt "threadtest-stack-8-no-fail" '^FAIL'
 textintact "threads-stack-8-text-intact"
