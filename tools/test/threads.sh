@@ -26,7 +26,9 @@
 # beside kpctl's changes (user/test/atk_clock.c); and on 1
 # processor the clock's rate against QEMU's virtual time beside
 # threads that turn profil and pcsample on and off (atk_prof rate,
-# 10000 ticks: at most 2000 ppm off the rate with nothing profiling).
+# 10000 ticks: at most 2000 ppm off the rate with nothing profiling),
+# and a sample in each 1/HZ while kprof starts and stops, and while
+# it counts with stacks (atk_clock steady and beside).
 # atk_share, on 1 and 8 processors, attacks threads asleep in system
 # calls (a pipe's read and full write, wait) with their buffers in a
 # heap that the main thread takes away and then execs, exits or grows
@@ -74,6 +76,8 @@ shareok() {
 
 guest -d -i 3 -p 1 -a 'hz=10000' -t 300 -c "cat /dev/textsum; cat /dev/sysstat
 ${atkprof}atk_prof rate 10000
+atk_clock steady 3000
+atk_clock beside 3000
 $share
 sleep 1
 cat /dev/sysstat; cat /dev/textsum"
@@ -81,6 +85,9 @@ atkok 1
 shareok 1
 sed -n 's/^atk_prof: rate: \(alone .*\)/p1: \1/p' <<<"$out"
 has atk_prof-rate-1 '^atk_prof: rate: ok$'
+has atk_clock-steady-1 '^atk_clock: steady: ok$'
+has atk_clock-beside-1 '^atk_clock: beside: ok$'
+grep -E '^atk_clock: (steady|beside): [0-9]' <<<"$out"
 hasnt "atk_prof-1-no-fail" '^FAIL'
 hasnt "atk_prof-1-no-panic" 'panic'
 textintact "atk_prof-1-text-intact"
