@@ -15,6 +15,13 @@
 # Last, as atk_prof churn starts threads in images that profile, gdb
 # owes 10 of them a tick as they first run (forkret), and their looks
 # too find interrupts off; before the fix, about half had them on.
+# Then atk_clock steady turns kprof on and off beside profil, and each
+# 1/HZ keeps its sample (before the fix, a kprof start wrote the NMI
+# clock's count again, and 15 percent were lost); and atk_clock clock
+# turns the profilers on and off from threads that fork, exec, fault
+# and are killed, while kpctl starts, stops and changes the clock:
+# once all are gone and kprof is stopped, gdb finds no image counted
+# as profiling (kern/apic.c, nmiprof) and the clock off.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
@@ -89,13 +96,24 @@ while firsts < 10:
     if int(gdb.parse_and_eval("$eflags")) & 0x200:
         on += 1
 print("profrace: %d first looks of new threads, %d with interrupts on" % (firsts, on))
+# The clock once atk_clock clock is done: at the cat of kpctl after it.
+gdb.execute("hbreak kprofread", to_string=True)
+while True:
+    gdb.execute("continue", to_string=True)
+    if gdb.parse_and_eval("$up()->name").string().endswith("cat"):
+        break
+gdb.execute("delete")
+print("profrace: clock: %d images profile, on %d" % (int(gdb.parse_and_eval("nmiprof")), int(gdb.parse_and_eval("nmion"))))
 gdb.execute("continue")
 EOF
 
-gdbguest "$T/race.py" -p 2 -a 'hz=10000' -c 'atk_prof mix 300; atk_prof churn 300'
+gdbguest "$T/race.py" -p 2 -a 'hz=10000' -c 'atk_prof mix 300; atk_prof churn 300; atk_clock steady 3000; atk_clock clock 1000; cat /dev/kpctl'
 check guest-status [ "$st" = 0 ]
 has atk_prof-mix '^atk_prof: mix: ok$'
 has atk_prof-churn '^atk_prof: churn: ok$'
+has atk_clock-steady '^atk_clock: steady: ok$'
+has atk_clock-clock '^atk_clock: clock: ok$'
+grep -E '^atk_clock: (steady|clock): [0-9]' <<<"$out"
 out=$(cat "$T/gdb")
 read -r looks sys on <<<"$(sed -nE 's/^profrace: ([0-9]+) looks \([0-9]+ instructions\): ([0-9]+) on a system call.s way back, ([0-9]+) with interrupts on$/\1 \2 \3/p' <<<"$out")"
 echo "profrace: ${looks:-?} looks, ${sys:-?} after a system call, ${on:-?} with interrupts on"
@@ -110,6 +128,10 @@ read -r firsts on <<<"$(sed -nE 's/^profrace: ([0-9]+) first looks of new thread
 echo "profrace: ${firsts:-?} first looks of new threads, ${on:-?} with interrupts on"
 check first-looks-10 [ "${firsts:-0}" = 10 ]
 check first-looks-interrupts-off [ "${on:-1}" = 0 ]
+read -r nprof on <<<"$(sed -nE 's/^profrace: clock: ([0-9-]+) images profile, on ([0-9]+)$/\1 \2/p' <<<"$out")"
+echo "profrace: after atk_clock clock, ${nprof:-?} images profile, clock on ${on:-?}"
+check clock-no-image-profiles [ "${nprof:-1}" = 0 ]
+check clock-off [ "${on:-1}" = 0 ]
 [ "$fail" = 0 ] || sed 's/^/	| /' "$T/gdb" | tail -20
 
 summary profrace

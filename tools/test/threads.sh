@@ -20,10 +20,15 @@
 # under ticking threads, heap taken away under the buffers on either
 # side of a page table's boundary, pages freed under the ticks and
 # taken by other processes of the same program, the top of user space,
-# kills and exec amid the ticks (user/test/atk_prof.c); and on 1
+# kills and exec amid the ticks (user/test/atk_prof.c); atk_clock's
+# both and clock, profil and pcsample at once (each sample in its
+# counter), and the NMI clock's count of the images that profile
+# beside kpctl's changes (user/test/atk_clock.c); and on 1
 # processor the clock's rate against QEMU's virtual time beside
 # threads that turn profil and pcsample on and off (atk_prof rate,
-# 10000 ticks: at most 2000 ppm off the rate with nothing profiling).
+# 10000 ticks: at most 2000 ppm off the rate with nothing profiling),
+# and a sample in each 1/HZ while kprof starts and stops, and while
+# it counts with stacks (atk_clock steady and beside).
 # atk_share, on 1 and 8 processors, attacks threads asleep in system
 # calls (a pipe's read and full write, wait) with their buffers in a
 # heap that the main thread takes away and then execs, exits or grows
@@ -42,14 +47,19 @@ cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
 atkcases=(top mix shrink churn kill exec)
+clkcases=(both clock)
 atkprof=
 for c in "${atkcases[@]}"; do atkprof+="atk_prof $c 1000"$'\n'; done
+for c in "${clkcases[@]}"; do atkprof+="atk_clock $c 1000"$'\n'; done
 
-# atkok N: every atk_prof case of the last guest, on N processors, said ok.
+# atkok N: every atk_prof and atk_clock case of the last guest, on N processors, said ok.
 atkok() {
 	local c
 	for c in "${atkcases[@]}"; do
 		has "atk_prof-$c-$1" "^atk_prof: $c: ok$"
+	done
+	for c in "${clkcases[@]}"; do
+		has "atk_clock-$c-$1" "^atk_clock: $c: ok$"
 	done
 }
 
@@ -66,6 +76,8 @@ shareok() {
 
 guest -d -i 3 -p 1 -a 'hz=10000' -t 300 -c "cat /dev/textsum; cat /dev/sysstat
 ${atkprof}atk_prof rate 10000
+atk_clock steady 3000
+atk_clock beside 3000
 $share
 sleep 1
 cat /dev/sysstat; cat /dev/textsum"
@@ -73,6 +85,9 @@ atkok 1
 shareok 1
 sed -n 's/^atk_prof: rate: \(alone .*\)/p1: \1/p' <<<"$out"
 has atk_prof-rate-1 '^atk_prof: rate: ok$'
+has atk_clock-steady-1 '^atk_clock: steady: ok$'
+has atk_clock-beside-1 '^atk_clock: beside: ok$'
+grep -E '^atk_clock: (steady|beside): [0-9]' <<<"$out"
 hasnt "atk_prof-1-no-fail" '^FAIL'
 hasnt "atk_prof-1-no-panic" 'panic'
 textintact "atk_prof-1-text-intact"
@@ -104,10 +119,12 @@ done
 # run above), on 8 processors too: refused while there are threads, and
 # no thread's copy of it written; and atk_prof's shrink, whose
 # pcsample counts must be the slots written, its four threads failing
-# at once on as many processors.
-guest -d -i 3 -p 8 -a 'hz=10000' -t 300 -c "cat /dev/textsum; threadtest -stack; atk_prof shrink 300; $share; cat /dev/textsum"
+# at once on as many processors; and both and clock on 8.
+guest -d -i 3 -p 8 -a 'hz=10000' -t 300 -c "cat /dev/textsum; threadtest -stack; atk_prof shrink 300; atk_clock both 300; atk_clock clock 1000; $share; cat /dev/textsum"
 has "threadtest-stack-8" '^threadtest: ok$'
 has "atk_prof-shrink-8" '^atk_prof: shrink: ok$'
+has "atk_clock-both-8" '^atk_clock: both: ok$'
+has "atk_clock-clock-8" '^atk_clock: clock: ok$'
 shareok 8
 hasnt "threadtest-stack-8-no-fail" '^FAIL'
 textintact "threads-stack-8-text-intact"
