@@ -234,7 +234,7 @@ struct Mach {
 	int	intena;		/* were interrupts on before the first pushcli? */
 	uint	ticks;		/* of its own clock */
 	volatile int	online;		/* it has started and runs the scheduler */
-	volatile int	idling;		/* it waits in idle for a process: ready wakes it */
+	volatile int	idling;		/* it has no process and waits for one: ready wakes it */
 	volatile int	spinning;	/* the spins for a lock it is in, nested: under -d it gives its turns away at each pause (kern/fns.h, thintick) */
 	Kpcount	*kp;		/* the kprof counts its NMIs add to (dev/devkprof.c) */
 	volatile uint	kpbusy;		/* in kprofnmi: kpctl waits for it */

@@ -161,11 +161,12 @@ userinit(void)
 /*
  * Run the first process of the run queue, forever; idle when it is
  * empty.  With one processor the last process's page tables stay
- * loaded meanwhile: the kernel half is the same in all, and the next
- * process may well be the same one.  With more, the process may run
- * next on another processor, change its tables there, or exit and free
- * them: this one lets go of them, and of what its TLB holds of them.
- * Interrupts are off but in idle, where ready's interrupt wakes it.
+ * loaded meanwhile (the next may well be the same process); with more,
+ * this one lets go of them and of its TLB's copy, as the process may
+ * run next elsewhere, change them or free them.  Interrupts are off but
+ * in idle, where ready's interrupt wakes it.  It is idling till it takes
+ * a process: woken by each NMI, it looks at the queue, and samples
+ * taken meanwhile on other processors counted it busy (thintick).
  */
 void
 scheduler(void)
@@ -181,11 +182,10 @@ scheduler(void)
 			m->idling = 1;
 			unlock(&procs);
 			idle();
-			m->idling = 0;
 			continue;
 		}
-		runq.head = p->rnext;
-		if(runq.head == nil)
+		m->idling = 0;
+		if((runq.head = p->rnext) == nil)
 			runq.tail = nil;
 		m->proc = p;
 		kpscopemark(p);
