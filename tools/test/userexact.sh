@@ -21,30 +21,43 @@ cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
 fns="loop beside calls leaf fpu rep"
-# profiled NAME P KIND HZ PRE ARGS: PRE, then hotspots ARGS on P
-# processors at HZ, KIND profil (-p) or pcsample (-s), its profile
-# held against the exact count, by function: the cases NAME-ran and
-# NAME-within-noise, the comparison left in $d/cmp.
+# profiled NAME P HZ PRE ARGS KIND...: PRE, then hotspots ARGS on P
+# processors at HZ, each tick counted by every KIND at once, profil
+# (-p) and pcsample (-s), each profile held against the exact count,
+# by function: the cases NAMEKIND-P-ran and NAMEKIND-P-within-noise
+# for each, the comparisons left in $d/KIND.cmp.  profil's counters and
+# pcsample's samples come home one after the other through /dev/eia1,
+# split at the size of the first.
 profiled() {
-	local name=$1 p=$2 kind=$3 hz=$4 pre=$5 args=$6 flag=-p
-	[ "$kind" = pcsample ] && flag=-s
-	d=$T/$name
+	local name=$1 p=$2 hz=$3 pre=$4 args=$5 k flags= files= n
+	shift 5
+	for k; do
+		case $k in profil) flags+=" -p /tmp/$k" ;; pcsample) flags+=" -s /tmp/$k" ;; esac
+		files+=" /tmp/$k"
+	done
+	d=$T/$name$p
 	mkdir -p "$d"
-	guest -d -p "$p" -a hz="$hz" -t 300 -x "$d" -o "$d/h" -c "cd /tmp; $pre profile -q hotspots $flag /tmp/h $args > /dev/null; cat /tmp/h > /dev/eia1"
-	check "$name-ran" [ "$st" = 0 -a -s "$d/h" -a -s "$d/upcdata" ]
-	# shellcheck disable=SC2086
-	python3 tools/test/ucmp.py "$kind" "$d/h" o/test/hotspots "$d/upcdata" $fns >"$d/cmp" 2>&1
-	echo "$name ($kind on $p cpus, hz=$hz):"
-	cat "$d/cmp"
-	check "$name-within-noise" awk '/^total variation:/ { d = $3 } /^sampling alone:/ { m = $4; n = $7 } END { exit !(d != "" && n != "" && d + 0 <= 2 * n - m) }' "$d/cmp"
+	guest -d -p "$p" -a hz="$hz" -t 300 -x "$d" -o "$d/eia1" -c "cd /tmp; $pre profile -q hotspots$flags $args > /dev/null; wc -c /tmp/$1; cat$files > /dev/eia1"
+	n=$(awk -v f="/tmp/$1" '$2 == f { print $1 }' <<<"$out")
+	head -c "${n:-0}" "$d/eia1" >"$d/$1"
+	[ $# = 1 ] || tail -c +"$((${n:-0} + 1))" "$d/eia1" >"$d/$2"
+	for k; do
+		check "$name$k-$p-ran" [ "$st" = 0 -a -n "$n" -a -s "$d/$k" -a -s "$d/upcdata" ]
+		# shellcheck disable=SC2086
+		python3 tools/test/ucmp.py "$k" "$d/$k" o/test/hotspots "$d/upcdata" $fns >"$d/$k.cmp" 2>&1
+		echo "$name$k ($k on $p cpus, hz=$hz):"
+		cat "$d/$k.cmp"
+		check "$name$k-$p-within-noise" awk '/^total variation:/ { d = $3 } /^sampling alone:/ { m = $4; n = $7 } END { exit !(d != "" && n != "" && d + 0 <= 2 * n - m) }' "$d/$k.cmp"
+	done
 }
 
-# hotspots -b on P processors, with 10,000 ticks and more.
-for run in "1 profil" "2 profil" "2 pcsample"; do
-	# shellcheck disable=SC2086
-	set -- $run
-	profiled "$2-$1" "$1" "$2" 10000 '' '-b 400'
-	check "$2-$1-ticks" awk '/^exact:/ { exit !($6 >= 10000) }' "$d/cmp"
+# hotspots -b on P processors, with 10,000 ticks and more: profil
+# alone on one, profil and pcsample at once on two.
+profiled '' 1 10000 '' '-b 400' profil
+check profil-1-ticks awk '/^exact:/ { exit !($6 >= 10000) }' "$d/profil.cmp"
+profiled '' 2 10000 '' '-b 400' profil pcsample
+for k in profil pcsample; do
+	check "$k-2-ticks" awk '/^exact:/ { exit !($6 >= 10000) }' "$d/$k.cmp"
 done
 
 # hotspots -z 1 400 at hz=1000, each round after a 1 ms sleep, so that
@@ -55,8 +68,7 @@ done
 # some twice sampling's 95th percentile (doc/benchmarks.md).  The
 # samples are kprof's NMI clock's now, at random phases (kern/prof.c,
 # profnmi).
-profiled woken-profil-1 1 profil 1000 'bench 3000000 > /dev/null &' '-z 1 400'
-profiled woken-profil-2 2 profil 1000 '' '-z 1 400'
-profiled woken-pcsample-2 2 pcsample 1000 '' '-z 1 400'
+profiled woken- 1 1000 'bench 3000000 > /dev/null &' '-z 1 400' profil
+profiled woken- 2 1000 '' '-z 1 400' profil pcsample
 
 summary userexact

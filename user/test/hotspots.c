@@ -1,5 +1,5 @@
 /*
- * hotspots [-p FILE | -s FILE] [-b] [-v] [-z MS] ROUNDS: a program whose time goes
+ * hotspots [-p FILE] [-s FILE] [-b] [-v] [-z MS] ROUNDS: a program whose time goes
  * to hot spots of unlike instructions, for holding its profiles
  * against an exact count of its instructions (tools/test/userexact.sh).
  * Each round calls, in turn:
@@ -19,9 +19,11 @@
  *
  * With -p it counts itself with profil(2), a counter for each 2 bytes
  * of text, and writes the counters to FILE; with -s it records its
- * pcs with pcsample(2) and writes them to FILE, 4 bytes each.  Both
- * are turned on at the start of main and off before the file is
- * written.  With -v each process says the ticks it ran
+ * pcs with pcsample(2) and writes them to FILE, 4 bytes each; with
+ * both, each tick goes to both (the same samples, each by its own way
+ * to its buffer), for one run against one exact count.  Each is
+ * turned on at the start of main and off before its file is written.
+ * With -v each process says the ticks it ran
  * (#c/proctime), on the standard error.  With -z it sleeps MS ms before
  * each round, so that each round starts woken by the clock (profil(2),
  * BUGS: doc/benchmarks.md measures it).  Under -d the run is the same
@@ -49,7 +51,7 @@ static int verbose;	/* -v: say the ticks each process ran */
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: hotspots [-p FILE | -s FILE] [-b] [-v] [-z MS] ROUNDS\n");
+	fprintf(stderr, "usage: hotspots [-p FILE] [-s FILE] [-b] [-v] [-z MS] ROUNDS\n");
 	exit(1);
 }
 
@@ -209,7 +211,7 @@ main(int argc, char *argv[])
 		else
 			usage();
 	}
-	if(argc != 1 || (rounds = atoi(argv[0])) <= 0 || (pfile != NULL && sfile != NULL))
+	if(argc != 1 || (rounds = atoi(argv[0])) <= 0)
 		usage();
 	if(bside){
 		if(pipe(fd) < 0 || (pid = fork()) < 0){
