@@ -138,6 +138,6 @@ has p2-interval '^atk_kprof: interval: ok$'
 hasnt p2-interval-no-failure '^FAIL|panic|kernel trap'
 textintact p2-interval-text-intact
 pagesback p2-interval-pages-back
-grep -q "^ok interval$" <<<"$out" || { sed 's/^/	| /' "$T/gdb" | tail -10; sed 's/^/	| /' <<<"$out" | tail -6; }
+grep -q "cpu 1 waits" "$T/gdb" && grep -q "^ok interval$" <<<"$out" || { sed 's/^/	| /' "$T/gdb" | tail -20; sed 's/^/	| /' <<<"$out" | tail -6; }
 
 summary kpattack
