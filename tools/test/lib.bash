@@ -58,10 +58,10 @@ guest() {
 	return "$st"
 }
 
-# The path of kprof's NMI (kern/trapasm.asm, dev/kpnmi.c, kern/kpwalk.c),
-# which never samples itself: as an awk pattern of its functions, and as
-# kprof -c's options that leave them out.
-nmifns='nmientry|kprofnmi|usertick|kerneltick|idletick|delivered|kpwalk|kpuwalk|nmiclocknext|profnmi'
+# The path of kprof's NMI, which never samples itself (tools/nmipath):
+# as an awk pattern of its functions, and as kprof -c's options that
+# leave them out.
+nmifns=$(grep -v '^#' tools/nmipath | paste -sd '|')
 nmix=$(tr '|' '\n' <<<"$nmifns" | sed 's/^/-x /' | tr '\n' ' ')
 
 # freeport: a TCP port on localhost that nothing listens on now.
