@@ -19,9 +19,15 @@ gdb.execute("continue", to_string=True)
 pid = int(ev("$up()->pid"))
 va = int(ev("(unsigned)staleaddr"))
 gdb.execute("delete")
-# The process's next page fault, on whichever processor it runs then.
-gdb.execute("hbreak trap if u->trap == 14 && $up()->pid == %d" % pid, to_string=True)
-gdb.execute("continue", to_string=True)
+# The process's next page fault, on whichever processor it runs then
+# (an idle one has no process: the condition must not look through
+# nil, as gdb stops where it cannot evaluate one).
+gdb.execute("hbreak trap if $up() != 0 && $up()->pid == %d && u->trap == 14" % pid, to_string=True)
+for i in range(100):
+    gdb.execute("continue", to_string=True)
+    p = ev("$up()")
+    if int(p) != 0 and int(p["pid"]) == pid and int(ev("u->trap")) == 14:
+        break
 if int(ev("u->cs")) & 3 == 3 and int(ev("u->pc")) < 0xC0000000:
     pde = int(ev("$up()->pgdir[%d]" % (va >> 22)))
     pte = "*(unsigned*)%d" % ((pde & ~0xFFF) + 0xC0000000 + ((va >> 12) & 0x3FF) * 4)
