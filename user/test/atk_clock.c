@@ -46,52 +46,12 @@ extern char	etext[];
 
 static unsigned short	zone[NZONE];
 static uintptr_t	szone[NSZONE];
-static volatile int	stop;	/* the threads are to stop */
-static volatile int	nstarted;	/* threads that have begun */
 static unsigned long	T = 1000;
 
 static void
 spin(unsigned long n)
 {
 	spinticks(n, CHUNK);
-}
-
-/* A thread body: tick until stop, in user mode and in system calls, or (odd i) nearly all in system calls. */
-static void
-ticker(int i)
-{
-	__atomic_add_fetch(&nstarted, 1, __ATOMIC_SEQ_CST);
-	while(!stop){
-		if((i & 1) == 0)
-			spinloop(CHUNK);
-		getpid();
-	}
-}
-
-/* Start n threads of fn and wait until they run. */
-static void
-startn(void (*fn)(int), int n)
-{
-	int i;
-
-	stop = 0;
-	nstarted = 0;
-	for(i = 0; i < n; i++)
-		thread(fn, i);
-	while(nstarted < n)
-		getpid();
-}
-
-/* The heap up to a multiple of align, then n more bytes: where they start. */
-static char*
-heapat(uintptr_t align, long n)
-{
-	char *p;
-
-	p = sbrk(0);
-	if(sbrk((align - (uintptr_t)p % align) % align) == (void*)-1 || (p = sbrk(n)) == (void*)-1)
-		fatal("sbrk");
-	return p;
 }
 
 /*
@@ -167,8 +127,8 @@ clkthread(int i)
 {
 	int k, pid, status;
 
-	__atomic_add_fetch(&nstarted, 1, __ATOMIC_SEQ_CST);
-	for(k = 0; !stop; k++){
+	__atomic_add_fetch(&tickstarted, 1, __ATOMIC_SEQ_CST);
+	for(k = 0; !tickstop; k++){
 		switch((i + k) % 6){
 		case 0:
 			profil(zone, sizeof zone, UTEXT, 0x8000 >> (k % 3));
@@ -215,11 +175,11 @@ clockround(int r)
 	clkheap = heapat(PGSIZE, 2*PGSIZE);
 	profil((unsigned short*)clkheap, PGSIZE, UTEXT, 0x4000);
 	pcsample((uintptr_t*)(clkheap + PGSIZE), PGSIZE/4);
-	stop = 0;
-	nstarted = 0;
+	tickstop = 0;
+	tickstarted = 0;
 	for(i = 0; i < NTHR; i++)
 		pids[i] = thread(clkthread, i);
-	while(nstarted < NTHR)
+	while(tickstarted < NTHR)
 		getpid();
 	spin(1 + r % 3);
 	switch(r % 4){
@@ -235,10 +195,10 @@ clockround(int r)
 		}
 		break;
 	case 2:	/* main exits first, the profilers on */
-		stop = 1;
+		tickstop = 1;
 		_exit(0);
 	}
-	stop = 1;
+	tickstop = 1;
 	waitn(NTHR);
 	_exit(0);
 }
@@ -251,7 +211,7 @@ clockatk(void)
 
 	kpsave();
 	fflush(stdout);
-	stop = 0;
+	tickstop = 0;
 	if((kp = fork()) == 0)
 		kpctler();
 	n = 0;
@@ -272,7 +232,7 @@ clockatk(void)
 	kill(kp);
 	while(wait(&status) >= 0)
 		;
-	/* Threads of a round whose main exited first are init's: they see stop and go. */
+	/* Threads of a round whose main exited first are init's: they see tickstop and go. */
 	spin(hz / 10 + 2);
 	kprestore();
 	printf("atk_clock: clock: %d rounds\n", r);
@@ -314,7 +274,7 @@ both(void)
 	pcsample(s, ns);
 	startn(ticker, NTHR);
 	spin(T);
-	stop = 1;
+	tickstop = 1;
 	waitn(NTHR);
 	r = pcsample(NULL, 0);
 	profil(NULL, 0, 0, 0);

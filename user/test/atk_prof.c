@@ -59,8 +59,6 @@ extern char	etext[];
 
 static unsigned short	zone[NZONE];
 static uintptr_t	szone[NSZONE];
-static volatile int	stop;	/* the threads are to stop */
-static volatile int	nstarted;	/* threads that have begun */
 static unsigned long	T = 1000;
 
 /* Spin for n ticks, CHUNK rounds of spinloop between looks at the clock. */
@@ -68,22 +66,6 @@ static void
 spin(unsigned long n)
 {
 	spinticks(n, CHUNK);
-}
-
-/*
- * A thread body: tick until stop, in user mode and in system calls, or
- * (odd i) nearly all in system calls, whose ticks are counted on the
- * way back from the call.
- */
-static void
-ticker(int i)
-{
-	__atomic_add_fetch(&nstarted, 1, __ATOMIC_SEQ_CST);
-	while(!stop){
-		if((i & 1) == 0)
-			spinloop(CHUNK);
-		getpid();
-	}
 }
 
 /*
@@ -95,23 +77,9 @@ static void
 adder(int i)
 {
 	(void)i;
-	__atomic_add_fetch(&nstarted, 1, __ATOMIC_SEQ_CST);
-	while(!stop)
+	__atomic_add_fetch(&tickstarted, 1, __ATOMIC_SEQ_CST);
+	while(!tickstop)
 		zone[1026]++;
-}
-
-/* Start n threads of fn and wait until they run. */
-static void
-startn(void (*fn)(int), int n)
-{
-	int i;
-
-	stop = 0;
-	nstarted = 0;
-	for(i = 0; i < n; i++)
-		thread(fn, i);
-	while(nstarted < n)
-		getpid();
 }
 
 /* The first index in [lo, hi) of h that is not 0, or hi. */
@@ -129,18 +97,6 @@ nonzero32(const uintptr_t *h, unsigned long lo, unsigned long hi)
 	for(; lo < hi && h[lo] == 0; lo++)
 		;
 	return lo;
-}
-
-/* The heap up to a multiple of align, then n more bytes: where they start. */
-static char*
-heapat(uintptr_t align, long n)
-{
-	char *p;
-
-	p = sbrk(0);
-	if(sbrk((align - (uintptr_t)p % align) % align) == (void*)-1 || (p = sbrk(n)) == (void*)-1)
-		fatal("sbrk");
-	return p;
 }
 
 /*
@@ -173,7 +129,7 @@ mix(void)
 		}
 		spinloop(CHUNK * (1 + k % 7));
 	}
-	stop = 1;
+	tickstop = 1;
 	profil(NULL, 0, 0, 0);
 	pcsample(NULL, 0);
 	waitn(NTHR + 1);
@@ -291,7 +247,7 @@ shrink(void)
 		}
 	}
 	pcscount(p, "shrink-pcsample-count");
-	stop = 1;
+	tickstop = 1;
 	waitn(NTHR);
 	if(!bad && counted == 0)
 		fail("shrink-hidden", "nothing counted in %lu rounds", k);
@@ -368,8 +324,8 @@ attacker(int round)
 	profil(zone, sizeof zone, UTEXT, 0x8000);
 	for(i = 0; i < (round & 3); i++)
 		spin(1);
-	stop = 1;
-	_exit(0);	/* the threads exit when they see stop, or with the image */
+	tickstop = 1;
+	_exit(0);	/* the threads exit when they see tickstop, or with the image */
 }
 
 static void
@@ -547,7 +503,7 @@ execs(void)
 			spin(1 + r % 3);
 			sbrk(-2*PGSIZE);
 			spin(1);
-			stop = 1;
+			tickstop = 1;
 			_exit(waitn(3));
 		}
 		if(wait(&status) != pid)
@@ -585,8 +541,8 @@ rateprof(int k)
 {
 	int i;
 
-	nstarted++;
-	for(i = 0; !stop; i++){
+	tickstarted++;
+	for(i = 0; !tickstop; i++){
 		if(i % 2 == 0)
 			profil(ratebuf[k], sizeof ratebuf[k], (uintptr_t)spinloop, 0x8000 >> (i % 3));
 		else
@@ -626,7 +582,7 @@ rate(void)
 	for(k = 0; k < NTHR; k++)
 		thread(rateprof, k);
 	r1 = ratenow();
-	stop = 1;
+	tickstop = 1;
 	waitn(NTHR);
 	printf("atk_prof: rate: alone %lu, beside profil %lu ppm of the time-stamp counter's time\n", r0, r1);
 	if(r1 + 2000 < r0 || r1 > r0 + 2000)

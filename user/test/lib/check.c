@@ -184,3 +184,48 @@ waitn(int n)
 	}
 	return bad;
 }
+
+volatile int	tickstop;	/* the tickers are to stop */
+volatile int	tickstarted;	/* threads that have begun, of startn's */
+
+/*
+ * A thread body for the profilers' attacks: tick until tickstop, in
+ * user mode and in system calls, or (odd i) nearly all in system
+ * calls, whose ticks are counted on the way back from the call.
+ */
+void
+ticker(int i)
+{
+	__atomic_add_fetch(&tickstarted, 1, __ATOMIC_SEQ_CST);
+	while(!tickstop){
+		if((i & 1) == 0)
+			spinloop(1<<12);
+		getpid();
+	}
+}
+
+/* Start n threads of fn (fn(0) to fn(n-1)), each adding to tickstarted as it begins, and wait until all run. */
+void
+startn(void (*fn)(int), int n)
+{
+	int i;
+
+	tickstop = 0;
+	tickstarted = 0;
+	for(i = 0; i < n; i++)
+		thread(fn, i);
+	while(tickstarted < n)
+		getpid();
+}
+
+/* The heap up to a multiple of align, then n more bytes: where they start. */
+char*
+heapat(unsigned long align, long n)
+{
+	char *p;
+
+	p = sbrk(0);
+	if(sbrk((align - (unsigned long)p % align) % align) == (void*)-1 || (p = sbrk(n)) == (void*)-1)
+		fatal("sbrk");
+	return p;
+}

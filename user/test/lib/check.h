@@ -19,6 +19,11 @@ unsigned long	histsum(const unsigned short *h, unsigned long lo, unsigned long h
 int	allzero(const void *p, unsigned long n);
 int	thread(void (*fn)(int), int arg);
 int	waitn(int n);
+extern volatile int	tickstop;	/* startn's threads are to stop */
+extern volatile int	tickstarted;	/* and have begun */
+void	ticker(int i);
+void	startn(void (*fn)(int), int n);
+char	*heapat(unsigned long align, long n);
 
 /*
  * spinloop(n), n > 0: count n down to 0 in a loop of two instructions.
