@@ -298,7 +298,6 @@ consread(Chan *c, void *buf, long n, uvlong off)
 {
 	char tmp[64], *ps;
 	uint t, pt;
-	long r;
 
 	switch(c->qid){
 	case Qcons:
@@ -309,12 +308,22 @@ consread(Chan *c, void *buf, long n, uvlong off)
 		snprintf(tmp, sizeof tmp, "%d %d\n", ticks, hz);
 		return readstr(off, buf, n, tmp);
 	case Qps:
-		if((ps = kmalloc(NPROC*Psline)) == nil)
-			return seterr(ENOMEM, nil);
-		procdump(ps, NPROC*Psline);
-		r = readstr(off, buf, n, ps);
-		kfree(ps);
-		return r;
+		/*
+		 * The list a read at offset 0 (or the open's first) made,
+		 * kept in c for the reads after it: made anew at each
+		 * read, a reader in pieces got pieces of different lists,
+		 * lines torn in two ("sledy") when a process changed state,
+		 * came or went between two reads.  The open holds it, so it
+		 * is a process's to ask for (kmallocdata).
+		 */
+		if(off == 0 || c->aux == nil){
+			if((ps = kmallocdata(NPROC*Psline)) == nil)
+				return seterr(ENOMEM, nil);
+			procdump(ps, NPROC*Psline);
+			kfree(c->aux);
+			c->aux = ps;
+		}
+		return readstr(off, buf, n, c->aux);
 	case Qtextsum:
 		snprintf(tmp, sizeof tmp, "%#x\n", textsum());
 		return readstr(off, buf, n, tmp);
@@ -400,6 +409,8 @@ powerwrite(void *buf, long n)
 static void
 consclose(Chan *c)
 {
+	if(c->qid == Qps)
+		kfree(c->aux);	/* ps's list, kept for the open's reads */
 	if(c->qid == Qconsctl && c->aux != nil){
 		ilock(&inlk);
 		in.raw = 0;

@@ -8,6 +8,7 @@
 # every device file opened in every mode, as its permissions allow;
 # files bound before or after files, binds onto a device's directory
 # and O_TRUNC without writing, refused; binds onto directories removed;
+# /dev/ps read in pieces while processes come and go, each list whole;
 # and user/test/atk_fs.c: the root file system raced from four
 # processes, filled, and truncated under a reader, every call with
 # pointers and lengths at their edges, pipes whose ends are killed
@@ -18,7 +19,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
-cases=(offsets deep seg pipekill pidexit name devbind devmode fileunion rdtrunc devdir rmbind)
+cases=(offsets deep seg pipekill pidexit name devbind devmode fileunion rdtrunc devdir rmbind pstorn)
 for how in "-d -p 1" "-d -p 2" "-d -p 8" "-p 4"; do
 	n=${how// /}
 	run=

@@ -34,6 +34,9 @@
  *		which no walk passes through: refused with EINVAL.
  *	rmbind	directories bound onto, then removed: their binds'
  *		heap comes back with them.
+ *	pstorn	/dev/ps read in pieces of 3 bytes while another process
+ *		forks and reaps children, lines coming and going: each
+ *		read from its start to its end is one whole list.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -732,6 +735,118 @@ rmbind(void)
 		bad("heap %ld after, not %ld", heapnow(), h);
 }
 
+/* Is l (NUL for its newline) a line of /dev/ps, as the kernel prints one? */
+static int
+psok(char *l)
+{
+	static char *states[] = { "unused", "embryo", "sleep", "ready", "run", "zombie" };
+	char *f[7], line[128], again[128], *s;
+	unsigned i;
+	int n = 0;
+
+	if(strlen(l) >= sizeof line)
+		return 0;
+	strcpy(line, l);
+	for(s = line; *s != '\0' && n < 7; ){
+		while(*s == ' ')
+			s++;
+		if(*s == '\0')
+			break;
+		f[n++] = s;
+		while(*s != '\0' && *s != ' ')
+			s++;
+		if(*s != '\0')
+			*s++ = '\0';
+	}
+	if(n != 6)
+		return 0;
+	for(i = 0; i < sizeof states / sizeof states[0] && strcmp(states[i], f[2]) != 0; i++)
+		;
+	if(i == sizeof states / sizeof states[0])
+		return 0;
+	snprintf(again, sizeof again, "%5d %5d %-7s %7dK %8d %s", atoi(f[0]), atoi(f[1]), f[2], atoi(f[3]), atoi(f[4]), f[5]);
+	return strcmp(again, l) == 0;
+}
+
+/*
+ * pstorn: /dev/ps was made anew at each read, so that a reader in
+ * pieces (ps(1) reads 4 KB at a time, and a full table of long names
+ * is more) got pieces of different lists when a process changed state,
+ * came or went between two reads: lines torn in two ("sledy"), or one
+ * twice.  Sleepers hold every other slot of a run of the process
+ * table, and a child forks and reaps children into the holes, a tick
+ * each, lines coming and going in the middle of the list: read in
+ * pieces of 3 bytes, each list must be a header and whole lines, each
+ * pid once.
+ */
+static void
+pstorn(void)
+{
+	static char buf[8192], hdr[64];
+	char *l, *e;
+	int p, fd, r, k, len, lines, bad1 = 0, seen[64], ns, j, sleeper[16];
+
+	snprintf(hdr, sizeof hdr, "%5s %5s %-7s %8s %8s %s", "pid", "ppid", "state", "mem", "ticks", "name");
+	for(k = 0; k < 16; k++)
+		if((sleeper[k] = fork()) == 0)
+			for(;;)
+				sleep(1000);
+	for(k = 0; k < 16; k += 2){
+		kill(sleeper[k]);
+		while(wait(NULL) != sleeper[k])
+			;
+	}
+	if((p = fork()) == 0)
+		for(;;){
+			if(fork() == 0)
+				_exit(0);
+			sleep(1);	/* its line there a tick, then gone a tick */
+			wait(NULL);
+			sleep(1);
+		}
+	for(k = 0; k < 20; k++){
+		if((fd = open("/dev/ps", O_RDONLY)) < 0)
+			fatal("/dev/ps");
+		for(len = 0; len < (int)sizeof buf - 3 && (r = read(fd, buf + len, 3)) > 0; len += r)
+			if(len % 30 == 0)
+				sleep(1);
+		close(fd);
+		buf[len] = '\0';
+		lines = 0;
+		ns = 0;
+		for(l = buf; *l != '\0'; l = e + 1){
+			if((e = strchr(l, '\n')) == NULL){
+				bad1++;
+				break;
+			}
+			*e = '\0';
+			if(lines++ == 0){
+				bad1 += strcmp(l, hdr) != 0;
+				continue;
+			}
+			if(!psok(l)){
+				if(bad1++ < 3)
+					printf("atk_edge: pstorn: torn line \"%s\"\n", l);
+				continue;
+			}
+			for(j = 0; j < ns && seen[j] != atoi(l); j++)
+				;
+			if(j < ns){
+				if(bad1++ < 3)
+					printf("atk_edge: pstorn: pid %d twice\n", atoi(l));
+			}else if(ns < 64)
+				seen[ns++] = atoi(l);
+		}
+	}
+	kill(p);
+	for(k = 1; k < 16; k += 2)
+		kill(sleeper[k]);
+	while(wait(NULL) >= 0)
+		;
+	if(bad1 > 0)
+		bad("%ld torn lines in 20 lists read in pieces", bad1, 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -766,8 +881,10 @@ main(int argc, char **argv)
 		devdir();
 	else if(strcmp(test, "rmbind") == 0)
 		rmbind();
+	else if(strcmp(test, "pstorn") == 0)
+		pstorn();
 	else{
-		fprintf(stderr, "usage: atk_edge offsets|deep|seg|pipekill|pidexit|name|devbind|devmode|fileunion|rdtrunc|devdir|rmbind\n");
+		fprintf(stderr, "usage: atk_edge offsets|deep|seg|pipekill|pidexit|name|devbind|devmode|fileunion|rdtrunc|devdir|rmbind|pstorn\n");
 		return 1;
 	}
 	printf("atk_edge: %s: %s\n", test, nfail ? "failed" : "ok");
