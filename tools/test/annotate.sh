@@ -98,6 +98,37 @@ expect bad-kpdata 1 -a f ak ad2
 PATH=/nonexistent "${hostbins[0]}" -a f ak ad >got.out 2>got.err
 check no-objdump grep -qx 'kprof: -a: objdump failed on ak' got.err
 
+# Each source file is read once, however the lines go from one to
+# another: a function of 24,000 lines that take turns among 20 files
+# of a megabyte.  A cache of 16 files read each again at every turn,
+# 24 GB in all (half a minute, minutes under the sanitizers; this
+# takes a second).
+python3 - <<'EOF'
+M, NF, S = 20000, 20, 24000
+for i in range(NF):
+    open('src%d.c' % i, 'w').write(''.join('line %d of src%d.c, text text text text text\n' % (j + 1, i) for j in range(M)))
+with open('turns.c', 'w') as f:
+    f.write('volatile int x;\nvoid f(void)\n{\n')
+    f.writelines('#line %d "src%d.c"\n\tx += %d;\n' % (1 + k % M, k % NF, k) for k in range(S))
+    f.write('}\n')
+EOF
+if gcc -m32 -g -O0 -ffreestanding -fno-pic -c -o turns.o turns.c &&
+	ld -m elf_i386 -Ttext 0xc0100000 -e f -o turns turns.o; then
+	read -r _ tsize < <(textof turns)
+	mkdata td 1 1 $(( (16#$tsize + 7) / 8 )) 0:1
+	for bin in "${hostbins[@]}"; do
+		timeout 20 "$bin" -a f turns td >turns.out 2>turns.err
+		check "files-in-turns-${bin##*/}" [ $? = 0 -a ! -s turns.err ]
+	done
+	# Every line a heading, with its own text (the closing brace's too).
+	awk -F'\t' '$4 ~ /^src[0-9]+\.c:[0-9]+$/ { n++; split($4, p, ":")
+		if($5 != "line " p[2] " of " p[1] ", text text text text text") bad++ }
+		END { print n + 0, bad + 0 }' turns.out >turns.count
+	check files-in-turns-text [ "$(cat turns.count)" = "24001 0" ]
+else
+	bad files-in-turns "gcc -m32 or ld -m elf_i386 failed"
+fi
+
 # o/kernel: a bin in each of the busiest functions of a made-up profile.
 read -r textbase textsize < <(textof "$kernel")
 nm "$kernel" | awk '$2 ~ /^[tT]$/ { print $1, $3 }' >syms
