@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include "elfsym.h"
 #include "kpdata.h"
@@ -91,11 +92,16 @@ linetext(const char *p, const char *end)
 static void
 readtext(Insn **h, int n)
 {
+	struct stat st;
 	char *buf, *p, *end, msg[64];
 	size_t len;
 	int i, line;
 
-	buf = (char*)readfile(h[0]->file, 0, &len);
+	/* A regular file only: the DWARF may name /dev/zero, which never ends, or a FIFO, which waits. */
+	buf = NULL;
+	len = 0;
+	if(stat(h[0]->file, &st) == 0 && S_ISREG(st.st_mode))
+		buf = (char*)readfile(h[0]->file, 0, &len);
 	p = buf;
 	end = buf + len;
 	line = 1;
