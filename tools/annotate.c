@@ -19,8 +19,12 @@
  * the function's last bin have that bin's ticks, so they are shown too,
  * after a heading that names them.  Above each run of instructions of
  * one source line is that line, from the kernel's DWARF
- * (tools/pprof.c's dwline), with its text, read as kprof -l reads it:
- * relative to the current directory.
+ * (tools/pprof.c's dwline), with its text, read as srcline reads it:
+ * relative to the current directory.  The instructions are gathered
+ * first, and each file named is read once, however the lines go from
+ * one file to another: a cache of a few files, read again when they
+ * alternate, took time the product of the instructions and the files'
+ * length.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include "elfsym.h"
 #include "kpdata.h"
@@ -36,82 +41,111 @@
 
 enum {
 	TEXTMAX		= 100,	/* bytes of a source line shown */
-	NSRC		= 16,	/* source files kept read */
 };
 
-typedef struct Src Src;
+typedef struct Insn Insn;
 
-/* A source file, read once, with where each line starts. */
-struct Src {
-	const char	*name;
-	char	*buf;		/* NULL if it can't be read */
-	size_t	len;
-	size_t	*line;		/* line[i]: the offset of line i+1 */
-	size_t	nline;
+/* An instruction that objdump printed, and the source line above it, if any. */
+struct Insn {
+	uint32_t	pc;
+	char	*text;		/* after the address: "<tab>push   %ebp" */
+	const char	*file;		/* the heading's source file, or NULL for none */
+	int	line;
+	char	*src;		/* the heading's text, or what is wrong */
 };
 
-static Src	src[NSRC];
-static int	nsrc;
-
-/* The file called name, read and split into lines the first time. */
-static Src*
-getsrc(const char *name)
+/* Headings by file, then line: the order to read files in. */
+static int
+byplace(const void *va, const void *vb)
 {
-	Src *s;
-	size_t i, cap;
-	int j;
+	const Insn *a = *(Insn* const*)va, *b = *(Insn* const*)vb;
+	int c;
 
-	for(j = 0; j < nsrc; j++)
-		if(strcmp(src[j].name, name) == 0)
-			return &src[j];
-	if(nsrc == NSRC){
-		free(src[0].buf);
-		free(src[0].line);
-		memmove(src, src + 1, (NSRC - 1) * sizeof src[0]);
-		nsrc--;
-	}
-	s = &src[nsrc++];
-	memset(s, 0, sizeof *s);
-	s->name = name;
-	s->buf = (char*)readfile(name, 0, &s->len);
-	if(s->buf == NULL)
-		return s;
-	cap = 1;
-	for(i = 0; i < s->len; i++)
-		cap += s->buf[i] == '\n';
-	s->line = malloc(cap * sizeof s->line[0]);
-	if(s->line == NULL)
-		fatal("out of memory");
-	s->line[s->nline++] = 0;
-	for(i = 0; i + 1 < s->len; i++)
-		if(s->buf[i] == '\n')
-			s->line[s->nline++] = i + 1;
-	return s;
+	if((c = strcmp(a->file, b->file)) != 0)
+		return c;
+	return a->line < b->line ? -1 : a->line > b->line;
 }
 
-/* Print line n of the file called name as a heading: its place and its text. */
-static void
-putline(const char *name, int n)
+/* A line's text as a heading shows it: leading blanks gone, control bytes blanks, cut at TEXTMAX. */
+static char*
+linetext(const char *p, const char *end)
 {
-	Src *s;
-	const char *p, *end;
-	int i;
+	char *t;
+	int n;
 
-	printf("\t\t\t%s:%d\t", name, n);
-	s = getsrc(name);
-	if(s->buf == NULL || n < 1 || (size_t)n > s->nline){
-		printf(s->buf == NULL ? "(source missing)\n" : "(no line %d in the source: changed?)\n", n);
-		return;
-	}
-	p = s->buf + s->line[n-1];
-	end = s->buf + s->len;
 	while(p < end && (*p == ' ' || *p == '\t'))
 		p++;
-	for(i = 0; p < end && *p != '\n' && i < TEXTMAX; p++, i++)
-		putchar((unsigned char)*p < ' ' || *p == 0x7f ? ' ' : *p);
+	if((t = malloc(TEXTMAX + 4)) == NULL)
+		fatal("out of memory");
+	for(n = 0; p < end && *p != '\n' && n < TEXTMAX; p++)
+		t[n++] = (unsigned char)*p < ' ' || *p == 0x7f ? ' ' : *p;
 	if(p < end && *p != '\n')
-		printf("...");
-	putchar('\n');
+		t[n++] = '.', t[n++] = '.', t[n++] = '.';
+	t[n] = '\0';
+	return t;
+}
+
+/*
+ * Give the headings h[0..n), of one file and sorted by line, the
+ * text of their lines, reading the file once.
+ */
+static void
+readtext(Insn **h, int n)
+{
+	struct stat st;
+	char *buf, *p, *end, msg[64];
+	size_t len;
+	int i, line;
+
+	/* A regular file only: the DWARF may name /dev/zero, which never ends, or a FIFO, which waits. */
+	buf = NULL;
+	len = 0;
+	if(stat(h[0]->file, &st) == 0 && S_ISREG(st.st_mode))
+		buf = (char*)readfile(h[0]->file, 0, &len);
+	p = buf;
+	end = buf + len;
+	line = 1;
+	for(i = 0; i < n; i++){
+		if(buf == NULL){
+			h[i]->src = strdup("(source missing)");
+		}else{
+			for(; line < h[i]->line && p < end; line++){
+				p = memchr(p, '\n', end - p);
+				p = p != NULL ? p + 1 : end;
+			}
+			/* Line 1 is there even in an empty file. */
+			if(line == h[i]->line && (p < end || line == 1))
+				h[i]->src = linetext(p, end);
+			else{
+				snprintf(msg, sizeof msg, "(no line %d in the source: changed?)", h[i]->line);
+				h[i]->src = strdup(msg);
+			}
+		}
+		if(h[i]->src == NULL)
+			fatal("out of memory");
+	}
+	free(buf);
+}
+
+/* The text of every heading of the n instructions at in, each file read once. */
+static void
+headings(Insn *in, int n)
+{
+	Insn **h;
+	int i, j, nh;
+
+	if((h = malloc((n + 1) * sizeof h[0])) == NULL)
+		fatal("out of memory");
+	for(nh = 0, i = 0; i < n; i++)
+		if(in[i].file != NULL)
+			h[nh++] = &in[i];
+	qsort(h, nh, sizeof h[0], byplace);
+	for(i = 0; i < nh; i = j){
+		for(j = i + 1; j < nh && strcmp(h[j]->file, h[i]->file) == 0; j++)
+			;
+		readtext(h + i, j - i);
+	}
+	free(h);
 }
 
 /* Start objdump on the text of kernel from start to end; its output comes on the returned stream. */
@@ -152,12 +186,13 @@ annotate(Symtab *k, const uint32_t *cell, uint64_t nbins, const char *fn)
 	Dwarf *dw;
 	FILE *f;
 	pid_t pid = -1;
-	char *l, *e, *file, *lastfile;
-	size_t cap;
+	Insn *in;
+	char *l, *e;
+	size_t cap, incap;
 	uint64_t b, first, last, next, ticks, t, tenths;
 	uint32_t start, end, stop, dumpend, pc;
-	int i, j, shown, st, n, line, lastline;
-	const char *fl;
+	int i, j, shown, st, n, nin, line, lastline;
+	const char *fl, *file, *lastfile;
 
 	for(i = 0; i < k->nsym; i++)
 		if(k->sym[i].rank != 0 && strcmp(k->sym[i].name, fn) == 0)
@@ -196,48 +231,64 @@ annotate(Symtab *k, const uint32_t *cell, uint64_t nbins, const char *fn)
 	f = objdump(k->path, start, dumpend, &pid);
 	l = NULL;
 	cap = 0;
-	next = first;
+	in = NULL;
+	incap = 0;
+	nin = 0;
 	lastfile = NULL;
 	lastline = 0;
-	shown = i;
 	while(getline(&l, &cap, f) > 0){
 		/* An instruction is `c0109230:<tab>push   %ebp'; the rest are headings. */
 		pc = strtoul(l, &e, 16);
 		if(e == l || e[0] != ':' || e[1] != '\t' || pc < start || pc >= stop)
 			continue;
 		e[strcspn(e, "\n")] = '\0';
-		if(pc >= end && (j = symfind(k, pc)) != shown){
-			printf("\t\t\t(%s, in the same bin)\n", k->sym[j].name);
-			shown = j;
-		}
+		in = grow(in, &incap, nin + 1, sizeof in[0]);
+		memset(&in[nin], 0, sizeof in[nin]);
+		in[nin].pc = pc;
+		if((in[nin].text = strdup(e + 1)) == NULL)
+			fatal("out of memory");
 		line = dwline(dw, pc, &fl);
-		file = line > 0 ? (char*)fl : NULL;
-		if(line > 0 && (lastfile == NULL || line != lastline || strcmp(file, lastfile) != 0))
-			putline(file, line);
+		file = line > 0 ? fl : NULL;
+		if(line > 0 && (lastfile == NULL || line != lastline || strcmp(file, lastfile) != 0)){
+			in[nin].file = file;
+			in[nin].line = line;
+		}
 		lastfile = file;
 		lastline = line;
-		b = (pc - k->textbase) / KPBINSIZE;
-		if(b < next){
-			printf("\t\t%08x:%s\n", (unsigned)pc, e + 1);
-			continue;
-		}
-		for(t = 0; next <= b && next < last; next++)
-			t += cell[2+next];
-		next = b + 1;
-		tenths = ticks == 0 ? 0 : (t*1000 + ticks/2) / ticks;
-		printf("%llu\t%3llu.%llu\t%08x:%s\n", (unsigned long long)t, (unsigned long long)(tenths / 10),
-			(unsigned long long)(tenths % 10), (unsigned)pc, e + 1);
+		nin++;
 	}
 	free(l);
 	fclose(f);
 	if(waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
 		fatal("-a: objdump failed on %s", k->path);
+	headings(in, nin);
+
+	next = first;
+	shown = i;
+	for(j = 0; j < nin; j++){
+		pc = in[j].pc;
+		if(pc >= end && (i = symfind(k, pc)) != shown){
+			printf("\t\t\t(%s, in the same bin)\n", k->sym[i].name);
+			shown = i;
+		}
+		if(in[j].file != NULL)
+			printf("\t\t\t%s:%d\t%s\n", in[j].file, in[j].line, in[j].src);
+		b = (pc - k->textbase) / KPBINSIZE;
+		if(b < next)
+			printf("\t\t%08x:%s\n", (unsigned)pc, in[j].text);
+		else{
+			for(t = 0; next <= b && next < last; next++)
+				t += cell[2+next];
+			next = b + 1;
+			tenths = ticks == 0 ? 0 : (t*1000 + ticks/2) / ticks;
+			printf("%llu\t%3llu.%llu\t%08x:%s\n", (unsigned long long)t, (unsigned long long)(tenths / 10),
+				(unsigned long long)(tenths % 10), (unsigned)pc, in[j].text);
+		}
+		free(in[j].text);
+		free(in[j].src);
+	}
+	free(in);
 	if(dw != NULL)
 		dwarf_end(dw);
 	close(n);
-	for(i = 0; i < nsrc; i++){
-		free(src[i].buf);
-		free(src[i].line);
-	}
-	nsrc = 0;
 }

@@ -12,8 +12,10 @@
  * those of its first byte.
  *
  * Strings, functions and locations are kept once each, found again
- * through a hash table of the strings, so that the time is linear in
- * what is put in.  Files are named as tools/srcline.c names them:
+ * through a balanced tree of the strings, so that the time is n log n
+ * in what is put in whatever the names: a hash table's probes, which
+ * names made to collide (pcs of a kpstack, say) make quadratic, are
+ * not.  Files are named as tools/srcline.c names them:
  * relative to the directory the program was compiled in, if inside it.
  */
 #include <errno.h>
@@ -37,6 +39,16 @@ typedef Perftools__Profiles__Mapping Mapping;
 typedef Perftools__Profiles__Location Location;
 typedef Perftools__Profiles__Line Line;
 typedef Perftools__Profiles__Function Function;
+typedef struct Strnode Strnode;
+
+/* A string's place in the tree of strings, and what was made of it. */
+struct Strnode {
+	size_t	left;		/* string numbers of the smaller and larger, 0 for none */
+	size_t	right;
+	int	red;		/* the link from its parent is red */
+	uint64_t	func;		/* function id of the string as a name, or 0 */
+	uint64_t	loc;		/* ppfunc's location id, or 0 */
+};
 
 /* What is put in, in arrays that grow; the message points into them at the end. */
 struct Pprof {
@@ -46,11 +58,9 @@ struct Pprof {
 	int	fd;		/* dw's file */
 	char	**str;		/* the string table; str[0] is "" */
 	size_t	nstr, capstr;
-	size_t	*hash;		/* string numbers, open addressing; 0 is empty */
-	size_t	caphash;		/* a power of 2, more than twice nstr */
-	uint64_t	*funcof;		/* function id for each string, or 0 */
-	uint64_t	*locof;		/* ppfunc's location id for each string, or 0 */
-	size_t	capof;
+	Strnode	*node;		/* node[i]: string i's, in a left-leaning red-black tree */
+	size_t	capnode;
+	size_t	root;		/* the tree's, 0 for none: str[0], "", is never in it */
 	char	**owned;		/* strings allocated here, freed at the end */
 	size_t	nowned, capowned;
 	Function	*func;
@@ -68,48 +78,84 @@ struct Pprof {
 	size_t	ncomment, capcomment;
 };
 
-/* Put string i in the hash table, which has room. */
-static void
-hashput(Pprof *p, size_t i)
+/* Sedgewick's left-leaning red-black tree: at most 2 log n strings deep. */
+static int
+isred(Pprof *p, size_t i)
 {
-	size_t h;
+	return i != 0 && p->node[i].red;
+}
 
-	for(h = strhash(p->str[i]) & (p->caphash - 1); p->hash[h] != 0; h = (h + 1) & (p->caphash - 1))
-		;
-	p->hash[h] = i;
+static size_t
+rotleft(Pprof *p, size_t h)
+{
+	size_t x;
+
+	x = p->node[h].right;
+	p->node[h].right = p->node[x].left;
+	p->node[x].left = h;
+	p->node[x].red = p->node[h].red;
+	p->node[h].red = 1;
+	return x;
+}
+
+static size_t
+rotright(Pprof *p, size_t h)
+{
+	size_t x;
+
+	x = p->node[h].left;
+	p->node[h].left = p->node[x].right;
+	p->node[x].right = h;
+	p->node[x].red = p->node[h].red;
+	p->node[h].red = 1;
+	return x;
+}
+
+/* Put string i, not in the tree, under h; the subtree's new root. */
+static size_t
+put(Pprof *p, size_t h, size_t i)
+{
+	Strnode *n;
+
+	if(h == 0)
+		return i;
+	if(strcmp(p->str[i], p->str[h]) < 0)
+		p->node[h].left = put(p, p->node[h].left, i);
+	else
+		p->node[h].right = put(p, p->node[h].right, i);
+	if(isred(p, p->node[h].right) && !isred(p, p->node[h].left))
+		h = rotleft(p, h);
+	if(isred(p, p->node[h].left) && isred(p, p->node[p->node[h].left].left))
+		h = rotright(p, h);
+	n = &p->node[h];
+	if(isred(p, n->left) && isred(p, n->right)){
+		n->red = !n->red;
+		p->node[n->left].red = 0;
+		p->node[n->right].red = 0;
+	}
+	return h;
 }
 
 /* The number of string s in the table, put there (not copied) if it is new. */
 static int64_t
 strnum(Pprof *p, const char *s)
 {
-	size_t h, i, old;
+	size_t h, i;
+	int c;
 
 	if(*s == '\0')
 		return 0;
-	for(h = strhash(s) & (p->caphash - 1); (i = p->hash[h]) != 0; h = (h + 1) & (p->caphash - 1))
-		if(strcmp(p->str[i], s) == 0)
-			return i;
+	for(h = p->root; h != 0; h = c < 0 ? p->node[h].left : p->node[h].right)
+		if((c = strcmp(s, p->str[h])) == 0)
+			return h;
 	p->str = grow(p->str, &p->capstr, p->nstr + 1, sizeof p->str[0]);
+	p->node = grow(p->node, &p->capnode, p->nstr + 1, sizeof p->node[0]);
 	i = p->nstr++;
 	p->str[i] = (char*)s;
-	old = p->capof;
-	p->funcof = grow(p->funcof, &p->capof, p->nstr, sizeof p->funcof[0]);
-	p->capof = old;
-	p->locof = grow(p->locof, &p->capof, p->nstr, sizeof p->locof[0]);
-	memset(p->funcof + old, 0, (p->capof - old) * sizeof p->funcof[0]);
-	memset(p->locof + old, 0, (p->capof - old) * sizeof p->locof[0]);
-	if(2*p->nstr < p->caphash){
-		hashput(p, i);
-		return i;
-	}
-	free(p->hash);
-	p->caphash *= 2;
-	p->hash = calloc(p->caphash, sizeof p->hash[0]);
-	if(p->hash == NULL)
-		fatal("out of memory");
-	for(h = 1; h < p->nstr; h++)
-		hashput(p, h);
+	memset(&p->node[i], 0, sizeof p->node[i]);
+	p->node[i].red = 1;
+	p->root = put(p, p->root, i);
+	p->node[p->root].red = 0;
 	return i;
 }
 
@@ -161,8 +207,8 @@ funcid(Pprof *p, const char *name, uint32_t addr)
 	int line;
 
 	s = strnum(p, name);
-	if(p->funcof[s] != 0)
-		return p->funcof[s];
+	if(p->node[s].func != 0)
+		return p->node[s].func;
 	p->func = grow(p->func, &p->capfunc, p->nfunc + 1, sizeof p->func[0]);
 	f = &p->func[p->nfunc++];
 	perftools__profiles__function__init(f);
@@ -174,7 +220,7 @@ funcid(Pprof *p, const char *name, uint32_t addr)
 		f->filename = strnum(p, file);
 		f->start_line = line;
 	}
-	p->funcof[s] = f->id;
+	p->node[s].func = f->id;
 	return f->id;
 }
 
@@ -216,11 +262,9 @@ ppopen(Symtab *t, unsigned long hz)
 		fatal("out of memory");
 	p->t = t;
 	p->hz = hz;
-	p->caphash = 64;
-	p->hash = calloc(p->caphash, sizeof p->hash[0]);
 	p->str = grow(NULL, &p->capstr, 1, sizeof p->str[0]);
-	if(p->hash == NULL)
-		fatal("out of memory");
+	p->node = grow(NULL, &p->capnode, 1, sizeof p->node[0]);
+	memset(&p->node[0], 0, sizeof p->node[0]);
 	p->str[0] = "";
 	p->nstr = 1;
 	p->fd = open(t->path, O_RDONLY);
@@ -274,12 +318,12 @@ ppfunc(Pprof *p, const char *name, uint32_t addr)
 	int64_t s;
 
 	s = strnum(p, name);
-	if(p->locof[s] == 0){
-		/* newloc may add strings, and so move locof. */
+	if(p->node[s].loc == 0){
+		/* newloc may add strings, and so move node. */
 		id = newloc(p, addr, name, addr, dwline(p->dw, addr, &file));
-		p->locof[s] = id;
+		p->node[s].loc = id;
 	}
-	return p->locof[s];
+	return p->node[s].loc;
 }
 
 /* A sample of count ticks with the n locations at loc, leaf first. */
@@ -402,9 +446,7 @@ ppwrite(Pprof *p)
 	close(p->fd);
 	free(p->owned);
 	free(p->str);
-	free(p->hash);
-	free(p->funcof);
-	free(p->locof);
+	free(p->node);
 	free(p->func);
 	free(p->loc);
 	free(p->line);

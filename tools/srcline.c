@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include "elfsym.h"
@@ -142,15 +143,24 @@ note(const char *s)
 static void
 readtext(Row *r, int n)
 {
+	struct stat st;
 	uint8_t *buf;
 	char *p, *end, msg[64];
+	const char *why;
 	size_t len;
 	int i, line;
 
-	buf = readfile(r[0].file, 0, &len);
+	/* A regular file only: the DWARF may name /dev/zero, which never ends, or a FIFO, which waits. */
+	buf = NULL;
+	if(stat(r[0].file, &st) < 0)
+		why = strerror(errno);
+	else if(!S_ISREG(st.st_mode))
+		why = "not a regular file";
+	else if((buf = readfile(r[0].file, 0, &len)) == NULL)
+		why = strerror(errno);
 	if(buf == NULL){
 		fprintf(stderr, "%s: %s: %s; its lines are shown without their text\n",
-			argv0, r[0].file, strerror(errno));
+			argv0, r[0].file, why);
 		for(i = 0; i < n; i++)
 			r[i].text = note("(source missing)");
 		return;

@@ -97,6 +97,49 @@ head -c 24 ad >ad2
 expect bad-kpdata 1 -a f ak ad2
 PATH=/nonexistent "${hostbins[0]}" -a f ak ad >got.out 2>got.err
 check no-objdump grep -qx 'kprof: -a: objdump failed on ak' got.err
+# A source file that is not a regular file is not read: DWARF that
+# names /dev/zero, which never ends (read until memory ran out), or a
+# FIFO, whose open waits for a writer (for ever).
+mkfifo fifo
+printf '\t.file 1 "/dev/zero"\n\t.file 2 "fifo"\n\t.text\n\t.globl f\n\t.type f,@function\nf:\n\t.loc 1 1\n' >dz.s
+printf '\tnop\n%.0s' 1 2 3 4 5 6 7 8 >>dz.s
+printf '\t.loc 2 1\n\tnop\n' >>dz.s
+gcc -m32 -g -c -o dz.o dz.s && ld -m elf_i386 -Ttext=0xc0100000 -e 0xc0100000 -o dz dz.o
+mkdata dz.kp 2 2 2 0:1 1:1
+want "f: 2 ticks, 100.0%% of the kernel's 2\nticks\t  %%\taddress\tinstruction
+\t\t\t/dev/zero:1\t(source missing)\n1\t 50.0\tc0100000:\tnop\n$(nops 01 07)\t\t\tfifo:1\t(source missing)\n1\t 50.0\tc0100008:\tnop\n"
+expect source-not-regular 0 -a f dz dz.kp
+
+# Each source file is read once, however the lines go from one to
+# another: a function of 24,000 lines that take turns among 20 files
+# of a megabyte.  A cache of 16 files read each again at every turn,
+# 24 GB in all (half a minute, minutes under the sanitizers; this
+# takes a second).
+python3 - <<'EOF'
+M, NF, S = 20000, 20, 24000
+for i in range(NF):
+    open('src%d.c' % i, 'w').write(''.join('line %d of src%d.c, text text text text text\n' % (j + 1, i) for j in range(M)))
+with open('turns.c', 'w') as f:
+    f.write('volatile int x;\nvoid f(void)\n{\n')
+    f.writelines('#line %d "src%d.c"\n\tx += %d;\n' % (1 + k % M, k % NF, k) for k in range(S))
+    f.write('}\n')
+EOF
+if gcc -m32 -g -O0 -ffreestanding -fno-pic -c -o turns.o turns.c &&
+	ld -m elf_i386 -Ttext 0xc0100000 -e f -o turns turns.o; then
+	read -r _ tsize < <(textof turns)
+	mkdata td 1 1 $(( (16#$tsize + 7) / 8 )) 0:1
+	for bin in "${hostbins[@]}"; do
+		timeout 20 "$bin" -a f turns td >turns.out 2>turns.err
+		check "files-in-turns-${bin##*/}" [ $? = 0 -a ! -s turns.err ]
+	done
+	# Every line a heading, with its own text (the closing brace's too).
+	awk -F'\t' '$4 ~ /^src[0-9]+\.c:[0-9]+$/ { n++; split($4, p, ":")
+		if($5 != "line " p[2] " of " p[1] ", text text text text text") bad++ }
+		END { print n + 0, bad + 0 }' turns.out >turns.count
+	check files-in-turns-text [ "$(cat turns.count)" = "24001 0" ]
+else
+	bad files-in-turns "gcc -m32 or ld -m elf_i386 failed"
+fi
 
 # o/kernel: a bin in each of the busiest functions of a made-up profile.
 read -r textbase textsize < <(textof "$kernel")

@@ -94,6 +94,49 @@ else
 	bad kernel-stacks-traces "$(cat kstacks.err)"
 fi
 
+# Strings are found again in time n log n whatever their names: 120,000
+# user pcs of no symbol, each a name "0x%08x", chosen so that the names
+# agree in the low 18 bits of FNV-1a.  A hash table of the strings, as
+# kprof -p had, probed along one run of them all: a minute of CPU, more
+# under the sanitizers, where this takes a second or two.
+python3 - <<'EOF'
+from fixtures import kpdata
+P, K, N = 16777619, 18, 120000
+M = (1 << K) - 1
+Pinv = pow(P, -1, 1 << K)
+
+
+def step(h, cs):
+    for c in cs:
+        h = ((h ^ c) * P) & M
+    return h
+
+
+# FNV-1a's low bits depend on the low bits alone: meet in the middle,
+# the states after "0x" and four digits, and back from each target.
+h0 = step(2166136261 & M, b'0x')
+pre = {}
+for a in range(1 << 16):
+    pre.setdefault(step(h0, b'%04x' % a), []).append(a)
+pcs = []
+for t in range(8):
+    for b in range(1 << 16):
+        h = t
+        for c in reversed(b'%04x' % b):
+            h = ((h * Pinv) & M) ^ c
+        pcs += [a << 16 | b for a in pre.get(h, ())]
+open('coll', 'w').write(''.join('1 ffffffff %08x\n' % p for p in pcs[:N]))
+kpdata('dcoll', 14, {}, total=N, kern=0)
+EOF
+for bin in "${hostbins[@]}"; do
+	timeout 20 "$bin" -p -h 100 sk dcoll coll >coll.pb.gz 2>coll.err
+	check "colliding-names-${bin##*/}" [ $? = 0 -a ! -s coll.err ]
+done
+"${hostbins[0]}" -s sk coll >coll.folded
+python3 "$ppread" leaves coll.folded >want.top
+pp top coll.pb.gz >got.top
+same colliding-names-top want.top got.top
+
 # Bad input: a clear message, nothing written.
 want '' 'kprof: s1: the stacks add up to 28 ticks, not the 27 ticks of d3\n'
 mkdata d3 27 27 14 0:27
