@@ -131,6 +131,9 @@ long	readstr(uvlong, void*, long, char*);
 int	kexec(char*, char**);
 long	sysexec(uint*);
 
+/* hpet.c */
+void	turnclock(int);
+
 /* image.c */
 Image	*newimage(void);
 void	imjoin(Image*, Proc*);
