@@ -404,6 +404,7 @@ nmiclocknext(void)
 	}
 	outb(0x40, c);
 	outb(0x40, c >> 8);
+	turnclocknext(nmiseed);
 }
 
 /*

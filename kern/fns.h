@@ -133,6 +133,7 @@ long	sysexec(uint*);
 
 /* hpet.c */
 void	turnclock(int);
+NOPROF void	turnclocknext(uint);
 
 /* image.c */
 Image	*newimage(void);

@@ -47,6 +47,7 @@ enum {
 };
 
 static int	turnon;	/* the comparator runs; under kern/apic.c's nmilk */
+static uint	turncount;	/* the counter's counts in Turn */
 
 /* Start the comparator (on) or stop it, where it matters. */
 void
@@ -63,10 +64,28 @@ turnclock(int on)
 	h[Config] = 0;
 	if(on){
 		h[Counter] = h[Counter+1] = 0;
+		turncount = (uvlong)Turn * 1000000000 / fs;
 		h[T0config] = Periodic | Setperiod;
-		h[T0cmp] = (uvlong)Turn * 1000000000 / fs;
+		h[T0cmp] = turncount;
 		h[T0cmp+1] = 0;
 		h[Config] = Enable;
 	}
 	turnon = on;
+}
+
+/*
+ * A period drawn at random, from 1/2 to 3/2 of Turn, at each of the
+ * first processor's NMIs (kern/apic.c, nmiclocknext).  A processor's
+ * sample is where its last turn ended, and turns that end on a fixed
+ * grid end every so many of its instructions: a loop whose length
+ * divides that count would be sampled at one pc of it every time.
+ * seed is the NMI's generator, stepped once more here.
+ */
+NOPROF void
+turnclocknext(uint seed)
+{
+	if(!turnon)
+		return;
+	seed = seed * Lcgmul + Lcgadd;
+	((volatile uint*)Hpetbase)[T0cmp] = turncount/2 + ((uvlong)seed * turncount >> 32);
 }
