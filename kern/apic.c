@@ -283,6 +283,7 @@ nmiset(int seed)
 	nmicount = (1193182 + hz/2) / hz;
 	nmiscale = ((uvlong)nmicount << 32) / lapicticks;
 	nmiprofon = nmiprof > 0;
+	turnclock(on);
 	if(!on){
 		if(nmion){
 			ioapicw(Ioredtbl + 2*clockgsi, Masked | Nmi);
@@ -403,6 +404,7 @@ nmiclocknext(void)
 	}
 	outb(0x40, c);
 	outb(0x40, c >> 8);
+	turnclocknext(nmiseed);
 }
 
 /*

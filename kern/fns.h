@@ -131,6 +131,10 @@ long	readstr(uvlong, void*, long, char*);
 int	kexec(char*, char**);
 long	sysexec(uint*);
 
+/* hpet.c */
+void	turnclock(int);
+NOPROF void	turnclocknext(uint);
+
 /* image.c */
 Image	*newimage(void);
 void	imjoin(Image*, Proc*);
