@@ -285,6 +285,30 @@ else
 	bad compare-30000-ticks "$(tail -1 got.out) $(cat got.err)"
 fi
 
+# Past 524,288 ticks the simulated profiles are of 524,288, and their
+# distances scaled by the square root: 2^21 ticks, half each, have the
+# normal law's 0.023 and 0.068 points; and a file of 84 bytes that says
+# 2^32-2 ticks takes no longer (it took 100 draws a tick, hours).
+mkdata sa6 0x200000 0x200000 19 2:0x100000 10:0x100000
+mkdata sa7 0xfffffffe 0xfffffffe 19 2:0x7fffffff 10:0x7fffffff
+for f in sa6 sa7; do
+	for bin in "${hostbins[@]}"; do
+		if timeout 20 "$bin" -c k1 ex3 $f >got.out 2>got.err &&
+		   python3 - got.out $f <<'EOF2'
+import re, sys
+n = {'sa6': 2097152, 'sa7': 4294967294}[sys.argv[2]]
+m = re.search(r'median ([0-9.]+), 95th percentile ([0-9.]+) points \(128 simulated profiles of 524288 ticks drawn from the exact shares, their distances scaled to %d ticks\)' % n, open(sys.argv[1]).read())
+want = (0.023, 0.068) if n == 2097152 else (0.0, 0.0)
+sys.exit(not (m and abs(float(m.group(1)) - want[0]) <= 0.01 and abs(float(m.group(2)) - want[1]) <= 0.02))
+EOF2
+		then
+			ok "compare-scaled-$f-${bin##*/}"
+		else
+			bad "compare-scaled-$f-${bin##*/}" "$(tail -1 got.out) $(cat got.err)"
+		fi
+	done
+done
+
 mkdata ex4 0xffffffff 0xffffffff 19 2:0xffffffff
 want '' 'kprof: ex4: the count of bin 2 (c0100010) has stopped at 2^32-1\n'
 expect compare-saturated 1 -c k1 ex4 sa1

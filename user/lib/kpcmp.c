@@ -14,7 +14,11 @@
  * ticks each, every tick drawn at random from the exact shares (a
  * multinomial sample), by Walker's alias method, from a generator with
  * a fixed seed, so that the figures are the same every time.  Their
- * distances' median and 95th percentile are printed.
+ * distances' median and 95th percentile are printed.  Past SIMTICKS
+ * ticks the profiles drawn are of SIMTICKS, and their distances scaled
+ * by the square root of SIMTICKS over the ticks, as sampling's error
+ * shrinks: else a small file whose counts say billions of ticks would
+ * take hours.
  *
  * Shares are integers, in billionths: the same source builds for the
  * guest, which has no floating point in its C library.
@@ -30,6 +34,7 @@ enum {
 	MAXTRIALS	= 1000,	/* simulated profiles, when ticks are few */
 	MINTRIALS	= 100,	/* however many the ticks */
 	DRAWS		= 1<<26,	/* ticks drawn in all, unless MINTRIALS take more */
+	SIMTICKS	= 1<<19,	/* ticks of a simulated profile at most */
 };
 
 #define SEED	0x6b70726f66ull	/* the generator's, through splitmix: "kprof" */
@@ -340,7 +345,7 @@ void
 kpcompare(Symtab *k, const char *exact, const char *sampled, char **omit, int nomit)
 {
 	uint32_t *ce, *cs;
-	uint64_t *fe, *fs, *tv, te, ts, nbins, se, d;
+	uint64_t *fe, *fs, *tv, te, ts, nbins, se, d, sim, scale;
 	Row *r;
 	char b1[24], b2[24], b3[24], b4[24], *found;
 	int i, j, n, ne, ntrial;
@@ -410,17 +415,26 @@ kpcompare(Symtab *k, const char *exact, const char *sampled, char **omit, int no
 	printf("total variation: %s points\n", points(b1, d/2, 0));
 
 	/* Rows with exact counts sort first: they are what the draws are from. */
-	ntrial = DRAWS / ts;
+	sim = ts < SIMTICKS ? ts : SIMTICKS;
+	ntrial = DRAWS / sim;
 	if(ntrial > MAXTRIALS)
 		ntrial = MAXTRIALS;
 	if(ntrial < MINTRIALS)
 		ntrial = MINTRIALS;
 	tv = emalloc(ntrial * sizeof tv[0]);
-	simulate(r, ne, te, ts, tv, ntrial);
+	simulate(r, ne, te, sim, tv, ntrial);
+	if(sim < ts){
+		scale = isqrt(((uint64_t)sim << 32) / ts);	/* sqrt(sim/ts), times 2^16 */
+		for(i = 0; i < ntrial; i++)
+			tv[i] = tv[i] * scale >> 16;
+	}
 	printf("sampling alone: median %s, 95th percentile %s points"
-		" (%d simulated profiles of %llu ticks drawn from the exact shares)\n",
+		" (%d simulated profiles of %llu ticks drawn from the exact shares",
 		points(b1, tv[(ntrial+1)/2 - 1], 0), points(b2, tv[(95*ntrial + 99)/100 - 1], 0),
-		ntrial, (unsigned long long)ts);
+		ntrial, (unsigned long long)sim);
+	if(sim < ts)
+		printf(", their distances scaled to %llu ticks", (unsigned long long)ts);
+	printf(")\n");
 	free(tv);
 	free(r);
 	free(fs);
