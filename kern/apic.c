@@ -404,7 +404,8 @@ nmiclocknext(void)
 	}
 	outb(0x40, c);
 	outb(0x40, c >> 8);
-	turnclocknext(nmiseed);
+	if(turnon)
+		turnclocknext();
 }
 
 /*

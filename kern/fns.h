@@ -132,8 +132,9 @@ int	kexec(char*, char**);
 long	sysexec(uint*);
 
 /* hpet.c */
+extern int	turnon;	/* the HPET cuts QEMU's turns short */
 void	turnclock(int);
-NOPROF void	turnclocknext(uint);
+NOPROF void	turnclocknext(void);
 
 /* image.c */
 Image	*newimage(void);

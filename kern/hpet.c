@@ -46,8 +46,13 @@ enum {
 	Setperiod	= 1<<6,		/* the next write of T0cmp sets the period too */
 };
 
-static int	turnon;	/* the comparator runs; under kern/apic.c's nmilk */
+int	turnon;		/* the comparator runs; under kern/apic.c's nmilk */
 static uint	turncount;	/* the counter's counts in Turn */
+static uint	turnseed;	/* turnclocknext's generator, seeded at each start so that -d's runs repeat */
+
+enum {
+	Turnseed	= 2891336453U,
+};
 
 /* Start the comparator (on) or stop it, where it matters. */
 void
@@ -65,6 +70,7 @@ turnclock(int on)
 	if(on){
 		h[Counter] = h[Counter+1] = 0;
 		turncount = (uvlong)Turn * 1000000000 / fs;
+		turnseed = Turnseed;
 		h[T0config] = Periodic | Setperiod;
 		h[T0cmp] = turncount;
 		h[T0cmp+1] = 0;
@@ -79,13 +85,12 @@ turnclock(int on)
  * sample is where its last turn ended, and turns that end on a fixed
  * grid end every so many of its instructions: a loop whose length
  * divides that count would be sampled at one pc of it every time.
- * seed is the NMI's generator, stepped once more here.
+ * Called only while turnon, which the NMI tests itself: a call each
+ * tick to learn that the comparator is off cost 10 instructions.
  */
 NOPROF void
-turnclocknext(uint seed)
+turnclocknext(void)
 {
-	if(!turnon)
-		return;
-	seed = seed * Lcgmul + Lcgadd;
-	((volatile uint*)Hpetbase)[T0cmp] = turncount/2 + ((uvlong)seed * turncount >> 32);
+	turnseed = turnseed * Lcgmul + Lcgadd;
+	((volatile uint*)Hpetbase)[T0cmp] = turncount/2 + ((uvlong)turnseed * turncount >> 32);
 }
