@@ -12,10 +12,11 @@
  * stands still, and the parent run the next phase alone in its own, yet
  * both are sampled as if they ran side by side (hotspots -b on 2
  * processors: the code that runs beside a busy child was 9 points over
- * its exact count).  A comparator that comes due every 100 microseconds, with its
- * interrupt off, ends every turn within them, as the ticks do at
- * hz=10000, where the profiles are within sampling's noise: it costs
- * the guest nothing, and QEMU a timer event each time.
+ * its exact count).  A comparator that comes due every 100
+ * microseconds or so, with its interrupt off, ends every turn within
+ * 150, as the ticks do at hz=10000, where the profiles are within
+ * sampling's noise: it costs the guest a draw at each NMI
+ * (turnclocknext), and QEMU a timer event at each deadline.
  *
  * Only where it matters: the time-stamp counter counting instructions
  * (virtualclock, QEMU's -icount), more than one processor, and ticks

@@ -76,8 +76,9 @@ profiled woken- 2 1000 '' '-z 1 400' profil pcsample
 # the other's turn, and a child could spin a phase out while its parent
 # stood still, which the thinned samples cannot see (hotspots -b on 2
 # processors at hz=100: beside 9 points over).  While the NMI clock
-# runs, the HPET comes due every 100,000 instructions (kern/hpet.c):
-# no wait is longer.
+# runs, the HPET comes due every 50,000 to 150,000 instructions
+# (kern/hpet.c), and QEMU shares each stretch between the two: no wait
+# is longer than 100,000.
 guest -d -p 2 -a hz=100 -t 120 -c 'atk_clock turns 10'
 grep '^atk_clock: turns: longest' <<<"$out"
 on=$(sed -nE 's/^atk_clock: turns: longest wait [0-9]+ instructions with profil off, ([0-9]+) on$/\1/p' <<<"$out")

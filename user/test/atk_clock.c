@@ -398,8 +398,9 @@ longestwait(unsigned long n)
 /*
  * turns: the longest wait, with profil off and then on.  While the
  * NMI clock runs under -d on more than one processor at a rate under
- * 10000, the HPET cuts QEMU's turns to 100 microseconds
- * (kern/hpet.c); tools/test/userexact.sh holds the second to that.
+ * 10000, the HPET cuts QEMU's turns to 150 microseconds at most
+ * (kern/hpet.c); tools/test/userexact.sh holds the second to 100,000
+ * instructions on 2 processors, which share each stretch.
  */
 static void
 turns(void)

@@ -301,12 +301,18 @@ forkpid(int rounds)
 		target = next;
 		if(pipe(go) < 0)
 			fatal("pipe");
-		/* The child spins once the scope is set: until then it waits, and cannot exit. */
+		/*
+		 * The child spins once the scope is set: until then it
+		 * waits, and cannot exit.  32 M instructions, which under
+		 * -d at 1000 Hz are 32 ticks' worth however many processors
+		 * share the turns (kern/fns.h, thintick): a spin of 10 ticks
+		 * of the clock beside busy processors was 3 to 5, and had
+		 * none at all in some rounds as fortune drew.
+		 */
 		if((pid = fork()) == 0){
 			close(go[1]);
 			read(go[0], &st, 1);
-			for(t = now(); now() - t < 10; )
-				spinloop(Spin / 100);
+			spinloop(8 * Spin);
 			_exit(0);
 		}
 		close(go[0]);
