@@ -283,7 +283,6 @@ nmiset(int seed)
 	nmicount = (1193182 + hz/2) / hz;
 	nmiscale = ((uvlong)nmicount << 32) / lapicticks;
 	nmiprofon = nmiprof > 0;
-	turnclock(on);
 	if(!on){
 		if(nmion){
 			ioapicw(Ioredtbl + 2*clockgsi, Masked | Nmi);
@@ -404,8 +403,6 @@ nmiclocknext(void)
 	}
 	outb(0x40, c);
 	outb(0x40, c >> 8);
-	if(turnon)
-		turnclocknext();
 }
 
 /*

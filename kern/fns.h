@@ -131,11 +131,6 @@ long	readstr(uvlong, void*, long, char*);
 int	kexec(char*, char**);
 long	sysexec(uint*);
 
-/* hpet.c */
-extern int	turnon;	/* the HPET cuts QEMU's turns short */
-void	turnclock(int);
-NOPROF void	turnclocknext(void);
-
 /* image.c */
 Image	*newimage(void);
 void	imjoin(Image*, Proc*);

@@ -71,17 +71,4 @@ done
 profiled woken- 1 1000 'bench 3000000 > /dev/null &' '-z 1 400' profil
 profiled woken- 2 1000 '' '-z 1 400' profil pcsample
 
-# Under -d QEMU runs the processors in turns, each to its next timer's
-# deadline: at hz=100 a processor waited up to 3.8 M instructions for
-# the other's turn, and a child could spin a phase out while its parent
-# stood still, which the thinned samples cannot see (hotspots -b on 2
-# processors at hz=100: beside 9 points over).  While the NMI clock
-# runs, the HPET comes due every 50,000 to 150,000 instructions
-# (kern/hpet.c), and QEMU shares each stretch between the two: no wait
-# is longer than 100,000.
-guest -d -p 2 -a hz=100 -t 120 -c 'atk_clock turns 10'
-grep '^atk_clock: turns: longest' <<<"$out"
-on=$(sed -nE 's/^atk_clock: turns: longest wait [0-9]+ instructions with profil off, ([0-9]+) on$/\1/p' <<<"$out")
-check turns-short [ "${on:-0}" -gt 0 -a "${on:-0}" -le 100000 ]
-
 summary userexact

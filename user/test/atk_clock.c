@@ -4,7 +4,7 @@
  * runs while an image profiles and while kprof counts, and which kpctl
  * changes too.
  *
- *	atk_clock clock|both|steady|beside|turns [ticks]
+ *	atk_clock clock|both|steady|beside [ticks]
  *
  * clock	processes whose threads turn profil and pcsample on and off
  *	at once, fork children that profile, exec, fault their
@@ -18,8 +18,6 @@
  * steady	profil while the process starts and stops kprof: every 1/HZ
  *	still has its sample.
  * beside	profil while kprof counts, with stacks: the same.
- * turns	the longest a process waits for another processor's turn
- *	under run-qemu.sh -d, with profil off and on (kern/hpet.c).
  *
  * Each case runs for about ticks clock ticks (default 1000) and prints
  * "ok NAME" or "FAIL NAME: why" for each check, then "atk_clock: CASE:
@@ -360,65 +358,6 @@ steady(int cmds)
 		ok(name);
 }
 
-/*
- * The longest this process waits between two reads of the time-stamp
- * counter, in n ticks of spinning while a child spins on another
- * processor: under run-qemu.sh -d, where QEMU runs the processors in
- * turns, the other processor's longest turn, in instructions.  The
- * reads between looks at the clock, whose system call is no turn.
- */
-static unsigned long long
-longestwait(unsigned long n)
-{
-	unsigned long long t, last, most = 0;
-	unsigned long t0;
-	int i, pid;
-
-	if((pid = fork()) < 0)
-		fatal("fork");
-	if(pid == 0){
-		spin(n + 2);
-		exit(0);
-	}
-	t0 = now();
-	while(now() - t0 < n){
-		last = tsc();
-		for(i = 0; i < 10000; i++){
-			t = tsc();
-			if(t - last > most)
-				most = t - last;
-			last = t;
-		}
-	}
-	if(waitn(1) != 0)
-		fail("turns", "the child failed");
-	return most;
-}
-
-/*
- * turns: the longest wait, with profil off and then on.  While the
- * NMI clock runs under -d on more than one processor at a rate under
- * 10000, the HPET cuts QEMU's turns to 150 microseconds at most
- * (kern/hpet.c); tools/test/userexact.sh holds the second to 100,000
- * instructions on 2 processors, which share each stretch.
- */
-static void
-turns(void)
-{
-	unsigned long long off, on;
-	unsigned long ny;
-	unsigned short *h;
-
-	ny = ((uintptr_t)etext - UTEXT) / 2 + 1;
-	h = (unsigned short*)heapat(PGSIZE, 2*ny);
-	off = longestwait(T);
-	profil(h, 2*ny, UTEXT, 0x10000);
-	on = longestwait(T);
-	profil(NULL, 0, 0, 0);
-	printf("atk_clock: turns: longest wait %llu instructions with profil off, %llu on\n", off, on);
-	ok("turns");
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -426,7 +365,7 @@ main(int argc, char *argv[])
 	if(argc == 2 && strcmp(argv[1], "-execchild") == 0)
 		return execchild();
 	if(argc < 2 || argc > 3){
-		fprintf(stderr, "usage: atk_clock clock|both|steady|beside|turns [ticks]\n");
+		fprintf(stderr, "usage: atk_clock clock|both|steady|beside [ticks]\n");
 		return 1;
 	}
 	if(argc == 3)
@@ -439,8 +378,6 @@ main(int argc, char *argv[])
 		steady(1);
 	else if(strcmp(argv[1], "beside") == 0)
 		steady(0);
-	else if(strcmp(argv[1], "turns") == 0)
-		turns();
 	else{
 		fprintf(stderr, "atk_clock: unknown case %s\n", argv[1]);
 		return 1;
