@@ -33,15 +33,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include "elfsym.h"
+#include "source.h"
 #include "kpdata.h"
 #include "pprof.h"
-
-enum {
-	TEXTMAX		= 100,	/* bytes of a source line shown */
-};
 
 typedef struct Insn Insn;
 
@@ -66,25 +62,6 @@ byplace(const void *va, const void *vb)
 	return a->line < b->line ? -1 : a->line > b->line;
 }
 
-/* A line's text as a heading shows it: leading blanks gone, control bytes blanks, cut at TEXTMAX. */
-static char*
-linetext(const char *p, const char *end)
-{
-	char *t;
-	int n;
-
-	while(p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	if((t = malloc(TEXTMAX + 4)) == NULL)
-		fatal("out of memory");
-	for(n = 0; p < end && *p != '\n' && n < TEXTMAX; p++)
-		t[n++] = (unsigned char)*p < ' ' || *p == 0x7f ? ' ' : *p;
-	if(p < end && *p != '\n')
-		t[n++] = '.', t[n++] = '.', t[n++] = '.';
-	t[n] = '\0';
-	return t;
-}
-
 /*
  * Give the headings h[0..n), of one file and sorted by line, the
  * text of their lines, reading the file once.
@@ -92,39 +69,19 @@ linetext(const char *p, const char *end)
 static void
 readtext(Insn **h, int n)
 {
-	struct stat st;
-	char *buf, *p, *end, msg[64];
-	size_t len;
-	int i, line;
+	Source s;
+	const char *why;
+	int i;
 
-	/* A regular file only: the DWARF may name /dev/zero, which never ends, or a FIFO, which waits. */
-	buf = NULL;
-	len = 0;
-	if(stat(h[0]->file, &st) == 0 && S_ISREG(st.st_mode))
-		buf = (char*)readfile(h[0]->file, 0, &len);
-	p = buf;
-	end = buf + len;
-	line = 1;
-	for(i = 0; i < n; i++){
-		if(buf == NULL){
-			h[i]->src = strdup("(source missing)");
-		}else{
-			for(; line < h[i]->line && p < end; line++){
-				p = memchr(p, '\n', end - p);
-				p = p != NULL ? p + 1 : end;
-			}
-			/* Line 1 is there even in an empty file. */
-			if(line == h[i]->line && (p < end || line == 1))
-				h[i]->src = linetext(p, end);
-			else{
-				snprintf(msg, sizeof msg, "(no line %d in the source: changed?)", h[i]->line);
-				h[i]->src = strdup(msg);
-			}
-		}
-		if(h[i]->src == NULL)
-			fatal("out of memory");
+	if(srcopen(&s, h[0]->file, &why) < 0){
+		for(i = 0; i < n; i++)
+			if((h[i]->src = strdup("(source missing)")) == NULL)
+				fatal("out of memory");
+		return;
 	}
-	free(buf);
+	for(i = 0; i < n; i++)
+		h[i]->src = srctext(&s, h[i]->line);
+	srcclose(&s);
 }
 
 /* The text of every heading of the n instructions at in, each file read once. */

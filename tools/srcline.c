@@ -32,15 +32,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include "elfsym.h"
+#include "source.h"
 #include "kpdata.h"
-
-enum {
-	TEXTMAX		= 100,	/* bytes of a source line shown */
-};
 
 typedef struct Row Row;
 
@@ -105,37 +101,6 @@ filename(Dwarf_Die *cu, Dwarf_Line *l)
 	return file;
 }
 
-/* A copy of the text of a line: leading blanks gone, other control bytes blanks, cut at TEXTMAX. */
-static char*
-linetext(const char *p, const char *end)
-{
-	char *t;
-	int n;
-
-	while(p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	t = malloc(TEXTMAX + 4);
-	if(t == NULL)
-		fatal("out of memory");
-	for(n = 0; p < end && *p != '\n' && n < TEXTMAX; p++)
-		t[n++] = (unsigned char)*p < ' ' || *p == 0x7f ? ' ' : *p;
-	if(p < end && *p != '\n')
-		t[n++] = '.', t[n++] = '.', t[n++] = '.';
-	t[n] = '\0';
-	return t;
-}
-
-static char*
-note(const char *s)
-{
-	char *t;
-
-	t = strdup(s);
-	if(t == NULL)
-		fatal("out of memory");
-	return t;
-}
-
 /*
  * Give the rows r[0..n), all of one file and sorted by line, the text
  * of their lines, reading the file once.
@@ -143,44 +108,21 @@ note(const char *s)
 static void
 readtext(Row *r, int n)
 {
-	struct stat st;
-	uint8_t *buf;
-	char *p, *end, msg[64];
+	Source s;
 	const char *why;
-	size_t len;
-	int i, line;
+	int i;
 
-	/* A regular file only: the DWARF may name /dev/zero, which never ends, or a FIFO, which waits. */
-	buf = NULL;
-	if(stat(r[0].file, &st) < 0)
-		why = strerror(errno);
-	else if(!S_ISREG(st.st_mode))
-		why = "not a regular file";
-	else if((buf = readfile(r[0].file, 0, &len)) == NULL)
-		why = strerror(errno);
-	if(buf == NULL){
+	if(srcopen(&s, r[0].file, &why) < 0){
 		fprintf(stderr, "%s: %s: %s; its lines are shown without their text\n",
 			argv0, r[0].file, why);
 		for(i = 0; i < n; i++)
-			r[i].text = note("(source missing)");
+			if((r[i].text = strdup("(source missing)")) == NULL)
+				fatal("out of memory");
 		return;
 	}
-	p = (char*)buf;
-	end = p + len;
-	line = 1;
-	for(i = 0; i < n; i++){
-		for(; line < r[i].line && p < end; line++){
-			p = memchr(p, '\n', end - p);
-			p = p != NULL ? p + 1 : end;
-		}
-		if(line == r[i].line && p < end)
-			r[i].text = linetext(p, end);
-		else{
-			snprintf(msg, sizeof msg, "(no line %d in the source: changed?)", r[i].line);
-			r[i].text = note(msg);
-		}
-	}
-	free(buf);
+	for(i = 0; i < n; i++)
+		r[i].text = srctext(&s, r[i].line);
+	srcclose(&s);
 }
 
 /*
