@@ -132,6 +132,19 @@ sk() {
 EOF
 }
 
+# dz: a kernel dz of one function f, its text at c0100000, whose DWARF
+# names two source files that are not regular: /dev/zero, which never
+# ends, for its first 8 bytes, and fifo (made here), whose open waits
+# for a writer, for the nop after; and dz.kp, a tick in each bin.
+dz() {
+	mkfifo fifo &&
+	printf '\t.file 1 "/dev/zero"\n\t.file 2 "fifo"\n\t.text\n\t.globl f\n\t.type f,@function\nf:\n\t.loc 1 1\n' >dz.s &&
+	printf '\tnop\n%.0s' 1 2 3 4 5 6 7 8 >>dz.s &&
+	printf '\t.loc 2 1\n\tnop\n' >>dz.s &&
+	gcc -m32 -g -c -o dz.o dz.s && ld -m elf_i386 -Ttext=0xc0100000 -e 0xc0100000 -o dz dz.o &&
+	mkdata dz.kp 2 2 2 0:1 1:1
+}
+
 # mkdata FILE TOTAL KERN NBINS [BIN:COUNT ...]: a kpdata of NBINS bins,
 # TOTAL ticks, KERN of them in kernel text, the bins holding the counts.
 mkdata() {
