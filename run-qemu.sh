@@ -46,6 +46,11 @@ while getopts "kTc:o:dgp:a:t:x:i:h" opt; do
 	*) usage >&2; exit 2 ;;
 	esac
 done
+shift $((OPTIND - 1))
+if [ $# != 0 ]; then
+	echo "run-qemu.sh: unexpected argument '$1' (commands go in -c 'COMMANDS')" >&2
+	exit 2
+fi
 
 case $cpus in
 [1-8]) ;;

@@ -155,6 +155,14 @@ for a in hz=5 hz=20000 hz=abc hz= hz=100x; do
 	has "hz-refused-says-$a" "^run-qemu.sh: -a $a: hz must be a number from 50 to 10000$"
 	hasnt "hz-refused-no-boot-$a" '^booted$'
 done
+# A word after the options is refused too, not ignored for a boot
+# that would wait at the prompt for a person.
+./run-qemu.sh -k 'echo booted' >"$T/a" 2>&1 </dev/null
+st=$?
+out=$(cat "$T/a")
+check extra-arg-refused [ "$st" = 2 ]
+has extra-arg-says "^run-qemu.sh: unexpected argument 'echo booted' \\(commands go in -c 'COMMANDS'\\)$"
+hasnt extra-arg-no-boot 'booting'
 printf 'cat /dev/time\n' >"$T/rc"
 timeout 60 qemu-system-i386 -bios qboot.rom -m 128 -display none -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	-kernel o/kernel -initrd "o/root.tar,$T/rc" -append 'hz=5 bogus' -serial stdio </dev/null >"$T/k" 2>&1
