@@ -140,6 +140,13 @@ guest -T -a 'locktest=unheld' -c 'echo reached'
 has locktest-unheld-panic '^panic: unlock locktest: not held'
 check locktest-unheld-status [ "$st" = 1 ]
 hasnt locktest-unheld-stopped '^reached$'
+# Any other value is refused with a warning, as arcprobes= and kpring=
+# refuse theirs, and the boot goes on.
+guest -T -a 'locktest=thrice' -c 'echo reached'
+has locktest-bad-warns '^warning: locktest=thrice: not twice or unheld$'
+hasnt locktest-bad-no-panic '^panic'
+has locktest-bad-reached '^reached$'
+check locktest-bad-status [ "$st" = 0 ]
 # The kernel users boot has neither: locktest= is an unknown word, #S
 # an unknown device.
 guest -a 'locktest=twice' -c 'echo reached; ls "#S"; echo s $status'
