@@ -194,6 +194,10 @@ printf '4294967296 c0100012\n' >b
 bad1 count-too-big "kprof: b:1: count \`4294967296' is more than 2^32-1\n" b
 printf '99999999999999999999999999 c0100012\n' >b
 bad1 count-huge "kprof: b:1: count \`999999999999999999999999...' is more than 2^32-1\n" b
+printf '18446744073709551621 c0100012\n' >b
+bad1 count-wraps-to-5 "kprof: b:1: count \`18446744073709551621' is more than 2^32-1\n" b
+printf '99999999999999999999999x c0100012\n' >b
+bad1 count-huge-junk "kprof: b:1: count \`99999999999999999999999x' is not a decimal number\n" b
 printf '5\n' >b
 bad1 no-pcs 'kprof: b:1: a count and no pcs\n' b
 printf '5 c0100012\n\n5 c0100012\n' >b

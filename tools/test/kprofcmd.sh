@@ -230,6 +230,14 @@ want '' 'kprof: bad hz: 0\n'
 expect zero-hz 1 -h 0 k1 d1
 want '' 'kprof: bad hz: 10x\n'
 expect bad-hz 1 -h 10x k1 d1
+# One parser, kpdecimal, for -h and the files' counts: no sign, no
+# blank, and no wrap however many digits.
+want '' 'kprof: bad hz: +100\n'
+expect signed-hz 1 -h +100 k1 d1
+want '' 'kprof: bad hz: 1000001\n'
+expect hz-over-million 1 -h 1000001 k1 d1
+want '' 'kprof: bad hz: 18446744073709551716\n'
+expect hz-wraps-to-100 1 -h 18446744073709551716 k1 d1
 
 # -c: a sampled profile against an exact count.  Two functions, half
 # each exactly, and 100 ticks that gave f 55: 5 points off, one standard

@@ -135,7 +135,7 @@ expect P-empty 0 -P empty
 # A NUL in a line (it used to crash kprof), an overflow of no
 # processes (its ticks were in the shares, on no line) and a pid on
 # two lines are refused too.
-for bad in '3 1 5 10' '3 1 sh 5 x' 'x 1 sh 5 10' '3 1 sh 5 10 ' '3 1 sh 99999999999 1' 'overflow 1 2' 'overflow 1 2 3\noverflow 1 2 3' \
+for bad in '3 1 5 10' '3 1 sh 5 x' 'x 1 sh 5 10' '3 1 sh 5 10 ' '3 1 sh 99999999999 1' '3 1 sh 18446744073709551621 1' '3 1 sh +5 1' 'overflow 1 2' 'overflow 1 2 3\noverflow 1 2 3' \
 	'3 1 s\0h 5 10' '3\0 1 sh 5 10' 'overflow 0 3 4' '3 1 sh 5 10\n4 1 a 1 1\n3 1 sh 5 10'; do
 	printf "$bad\n" >bad
 	timeout 60 "${hostbins[1]}" -P bad >/dev/null 2>got.err

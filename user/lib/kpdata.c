@@ -86,17 +86,44 @@ kpread(const char *path, uint64_t nbins)
 	return cell;
 }
 
+/*
+ * The decimal number that is the whole of [s, e), in *v: 0; -1 if it
+ * is empty or holds anything but digits (no sign, no blank); -2 if it
+ * is digits alone but over max, however many.  The formatters' one
+ * parser of decimal numbers, for the host's tools and the guest's
+ * alike: the files' counts (kpstack, kpproc) and -h.
+ */
+int
+kpdecimal(const char *s, const char *e, uint64_t max, uint64_t *v)
+{
+	uint64_t n = 0;
+	unsigned d;
+	int over = 0;
+
+	if(s == e)
+		return -1;
+	for(; s < e; s++){
+		if(*s < '0' || *s > '9')
+			return -1;
+		d = *s - '0';
+		if(over || d > max || n > (max - d) / 10)
+			over = 1;
+		else
+			n = n*10 + d;
+	}
+	if(over)
+		return -2;
+	*v = n;
+	return 0;
+}
+
 /* A clock rate: a decimal number from 1 to 1000000, else 0. */
 unsigned long
 kpparsehz(const char *s)
 {
-	unsigned long hz;
-	char *end;
+	uint64_t hz;
 
-	if(*s < '0' || *s > '9')
-		return 0;
-	hz = strtoul(s, &end, 10);
-	if(*end != '\0' || hz > 1000000)
+	if(kpdecimal(s, s + strlen(s), 1000000, &hz) < 0)
 		return 0;
 	return hz;
 }

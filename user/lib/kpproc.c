@@ -17,6 +17,7 @@
 #include <string.h>
 #include <errno.h>
 #include "elfsym.h"
+#include "kpdata.h"
 #include "kpproc.h"
 
 typedef struct Pline Pline;
@@ -29,21 +30,13 @@ struct Pline {
 	int	line;		/* in the file, for a message */
 };
 
-/* A decimal number of at most 10 digits at s, up to end; else fail. */
+/* The decimal number [s, end), at most 2^32-1; else fail. */
 static unsigned long
 num(const char *path, int line, const char *s, const char *end)
 {
-	unsigned long v = 0;
-	const char *p;
+	uint64_t v;
 
-	if(s == end || end - s > 10)
-		fatal("%s:%d: bad number", path, line);
-	for(p = s; p < end; p++){
-		if(*p < '0' || *p > '9')
-			fatal("%s:%d: bad number", path, line);
-		v = v*10 + (*p - '0');
-	}
-	if(v > 0xFFFFFFFFUL)
+	if(kpdecimal(s, end, 0xFFFFFFFF, &v) < 0)
 		fatal("%s:%d: bad number", path, line);
 	return v;
 }

@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "kpdata.h"
 #include "kpstack.h"
 
 enum {
@@ -121,13 +122,9 @@ parse(Stacks *s, Symtab *k, const char *path, const char *p, const char *end)
 		if(p == end || *p == '\n')
 			bad(path, line, "an empty line, not `count pc ...'");
 		e = wordend(p, end);
-		count = 0;
-		for(q = p; q < e && *q >= '0' && *q <= '9'; q++)
-			if(count <= 0xFFFFFFFF)
-				count = count*10 + (*q - '0');
-		if(q != e)
+		if((d = kpdecimal(p, e, 0xFFFFFFFF, &count)) == -1)
 			bad(path, line, "count `%s' is not a decimal number", quote(p, e));
-		if(count > 0xFFFFFFFF)
+		if(d == -2)
 			bad(path, line, "count `%s' is more than 2^32-1", quote(p, e));
 		for(n = 0, user = -1;; n++){
 			for(p = e; p < end && blank(*p); p++)
