@@ -7,6 +7,12 @@
 # Prints Markdown; doc/benchmarks.md quotes its output.  What runs #S
 # boots the test kernel (-T), whose symbols are o/kerneltest's.
 cd "$(dirname "$0")/.." || exit 1
+# It takes no argument: one (-h, say) is refused, not ignored for a run
+# of every benchmark, many minutes of both processors.
+if [ $# != 0 ]; then
+	echo "usage: tools/bench.sh (no arguments; ROUNDS=N in the environment, default 100000)" >&2
+	exit 2
+fi
 tools/install-deps || exit 1
 tools/build >/dev/null || exit 1
 rounds=${ROUNDS:-100000}

@@ -3,7 +3,7 @@
 # looking in the places its watch list names: every file whose name
 # says it is a source must lie in one of them, or a change to it leaves
 # o/ stale (the host kprof's own C files once did); and tools/runtests
-# refuses an argument it does not take.  Host only.
+# and tools/bench.sh refuse an argument they do not take.  Host only.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
@@ -27,5 +27,9 @@ timeout 10 tools/runtests -j 1 guest >"$T/rt" 2>&1 </dev/null
 check runtests-extra-arg-refused [ $? = 2 ]
 check runtests-extra-arg-says grep -qx "tools/runtests: unexpected argument 'guest' (it runs every test; one alone: bash tools/test/NAME.sh)" "$T/rt"
 check runtests-extra-arg-runs-nothing [ "$(grep -c '^== ' "$T/rt")" = 0 ]
+# So does tools/bench.sh, which takes none.
+timeout 10 tools/bench.sh -h >"$T/bench" 2>&1 </dev/null
+check bench-arg-refused [ $? = 2 ]
+check bench-arg-usage grep -qx 'usage: tools/bench.sh (no arguments; ROUNDS=N in the environment, default 100000)' "$T/bench"
 
 summary build
