@@ -115,7 +115,7 @@ expect kpctl-etext 1 k1 etext/kpdata
 # is wrong, not silent: it used to leave HZ unknown, "no kpctl", or a
 # text of 0xc0100000junk taken for kprof's; a key with no value too.
 want '' 'kprof: lie1/kpctl: hz has no value\n'
-mkdir -p lie1 lie2 lie3 lie4 lie5 lie6
+mkdir -p lie1 lie2 lie3 lie4 lie5 lie6 lie7 lie8
 for d in lie*; do cp d1 $d/kpdata; done
 echo 'off hz' >lie1/kpctl
 echo 'off hz 0 bin 8' >lie2/kpctl
@@ -134,6 +134,14 @@ want '' "kprof: lie5/kpctl: text \`0xc0100000junk' is not a number\n"
 expect kpctl-text-junk 1 k1 lie5/kpdata
 want '' "kprof: lie6/kpctl: etext \`-1' is not a number\n"
 expect kpctl-etext-negative 1 k1 lie6/kpdata
+# Decimal is decimal with a leading 0 too (bin 010 is ten, not octal
+# eight), and hex wants its digits, fewer than 2^32.
+echo 'off hz 250 bin 010 text 0xc0100000 etext 0xc0100094' >lie7/kpctl
+echo 'off hz 250 bin 8 text 0x1c0100000 etext 0xc0100094' >lie8/kpctl
+want '' 'kprof: lie7/kpctl: bins of 010 bytes, but kprof'"'"'s are 8\n'
+expect kpctl-bin-not-octal 1 k1 lie7/kpdata
+want '' "kprof: lie8/kpctl: text \`0x1c0100000' is not a number\n"
+expect kpctl-text-over-32-bits 1 k1 lie8/kpdata
 
 # Equal counts sort by name; percentages round to the nearest tenth.
 mkdata d2 3 3 19 14:1 2:1 10:1

@@ -15,6 +15,7 @@
 
 uint64_t	kpnbins(Symtab *k);
 uint32_t	*kpread(const char *path, uint64_t nbins);
+int	kphexdigit(int c);
 int	kpdecimal(const char *s, const char *e, uint64_t max, uint64_t *v);
 unsigned long	kpparsehz(const char *s);
 unsigned long	kpclock(Symtab *k, const char *datapath, unsigned long hz);

@@ -117,6 +117,19 @@ kpdecimal(const char *s, const char *e, uint64_t max, uint64_t *v)
 	return 0;
 }
 
+/* The value of hex digit c, either case, or -1. */
+int
+kphexdigit(int c)
+{
+	if(c >= '0' && c <= '9')
+		return c - '0';
+	if(c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if(c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /* A clock rate: a decimal number from 1 to 1000000, else 0. */
 unsigned long
 kpparsehz(const char *s)
@@ -154,21 +167,33 @@ word(char **p)
 }
 
 /*
- * The whole of s as a number, decimal or 0x hex, in *v: strtoul
- * alone takes a sign, and stops at junk, so that a kpctl saying text
- * 0xc0100000junk would pass for kprof's text.
+ * The whole of s as a number below 2^32 in *v: 0x and hex digits, or
+ * decimal digits (a leading 0 is no octal), and nothing else: no sign,
+ * no blank, no junk after, so that a kpctl saying text
+ * 0xc0100000junk would not pass for kprof's text.
  */
 static int
 number(const char *s, unsigned long *v)
 {
-	char *end;
+	uint64_t n = 0;
+	int d;
 
 	*v = 0;
-	if(*s < '0' || *s > '9')
+	if(s[0] != '0' || s[1] != 'x'){
+		if(kpdecimal(s, s + strlen(s), 0xFFFFFFFF, &n) < 0)
+			return 0;
+		*v = n;
+		return 1;
+	}
+	if(s[2] == '\0')
 		return 0;
-	errno = 0;
-	*v = strtoul(s, &end, 0);
-	return *end == '\0' && errno == 0;
+	for(s += 2; *s != '\0'; s++){
+		if((d = kphexdigit(*s)) < 0 || n > 0xFFFFFFF)
+			return 0;
+		n = n<<4 | d;
+	}
+	*v = n;
+	return 1;
 }
 
 /*

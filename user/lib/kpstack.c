@@ -80,18 +80,6 @@ blank(int c)
 	return c == ' ' || c == '\t' || c == '\r';
 }
 
-static int
-hexdigit(int c)
-{
-	if(c >= '0' && c <= '9')
-		return c - '0';
-	if(c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if(c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* The end of the word at p: the next blank, newline or end. */
 static const char*
 wordend(const char *p, const char *end)
@@ -139,7 +127,7 @@ parse(Stacks *s, Symtab *k, const char *path, const char *p, const char *end)
 				q += 2;
 			if(e - q > KPPCDIGITS)
 				bad(path, line, "pc `%s' is longer than %d hex digits", quote(p, e), KPPCDIGITS);
-			for(pc = 0; q < e && (d = hexdigit(*q)) >= 0; q++)
+			for(pc = 0; q < e && (d = kphexdigit(*q)) >= 0; q++)
 				pc = pc<<4 | d;
 			if(q != e)
 				bad(path, line, "pc `%s' is not a hex number", quote(p, e));
