@@ -58,7 +58,9 @@ main(int argc, char *argv[])
 
 	if(argc > 1 && (strcmp(argv[1], "-n") == 0 || (argv[1][0] == '-' && argv[1][1] >= '0' && argv[1][1] <= '9'))){
 		if(argv[1][1] == 'n'){
-			n = argc < 3 ? -1 : parsenum(argv[2]);
+			if(argc < 3)
+				goto usage;
+			n = parsenum(argv[2]);
 			argc--;
 			argv++;
 		}else
@@ -71,6 +73,7 @@ main(int argc, char *argv[])
 		argv++;
 	}
 	if(argc > 2 || (argc == 2 && argv[1][0] == '-' && argv[1][1] != '\0')){
+usage:
 		fprintf(stderr, "usage: tail [-n lines | -lines] [file]\n");
 		return 1;
 	}

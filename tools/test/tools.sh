@@ -45,7 +45,7 @@ echo t1; tail -n 2 f; echo t2; cat f | tail -n 1; echo t3; tail f; echo t4
 tail /nosuch; echo st $status; tail -n -1 f; echo st $status; tail a b; echo st $status
 echo -n no newline > g; echo t5; tail -n 1 g; echo t6
 echo h5; head -3 f; echo h6; cat f | head -1; echo h7; tail -3 f; echo t7; cat f | tail -1; echo t8
-head -3x f; echo st $status; tail -1x f; echo st $status'
+head -3x f; echo st $status; tail -1x f; echo st $status; echo t9; tail -n; echo st $status; echo t10'
 
 part wc 'cd /tmp; echo one two > f; echo "  three " >> f; echo -n four >> f
 echo w1; wc f; echo w2; cat f | wc; echo w3; wc f f; echo w4
@@ -177,10 +177,11 @@ tail-two	t1	t2	3|4|
 tail-stdin	t2	t3	4|
 tail-all	t3	t4	1|2|3|4|
 tail-no-newline	t5	t6	no newline|
+tail-n-no-count	t9	t10	usage: tail [-n lines | -lines] [file]|st 1|
 EOF
 has head-missing '^head: /nosuch: file does not exist$'
 has head-header '^==> f <==$'
-check head-bad-status [ "$(grep -c '^st 1$' <<<"$out")" = 8 ]
+check head-bad-status [ "$(grep -c '^st 1$' <<<"$out")" = 9 ]
 has head-usage '^usage: head \[-n lines \| -lines\] \[file ...\]$'
 has tail-missing '^tail: /nosuch: file does not exist$'
 has tail-bad-n '^tail: lines must be 0 to 100000$'
