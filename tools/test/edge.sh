@@ -13,18 +13,24 @@
 # processes, filled, and truncated under a reader, every call with
 # pointers and lengths at their edges, pipes whose ends are killed
 # mid-transfer, kills of a process and its parent at once, threads
-# waiting each for its own child, and arcs on and off beside forks.
+# waiting each for its own child, and arcs on and off beside forks;
+# and user/test/atk_odd.c: directories read at odd offsets and lengths,
+# every control file sent what it does not take, channels shared by
+# forked processes closed and dup'ed over as they are used, and binds
+# that make cycles while others walk them.
 # On 1, 2 and 8 processors under -d and on 4 without; after each boot
 # the kernel's text is unchanged and the free pages and heap are back.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
 cases=(offsets deep seg pipekill pidexit name devbind devmode fileunion rdtrunc devdir rmbind pstorn)
+oddcases=(dirs ctl "fds 10" "binds 2000")
 for how in "-d -p 1" "-d -p 2" "-d -p 8" "-p 4"; do
 	n=${how// /}
 	run=
 	for c in "${cases[@]}"; do run+="atk_edge $c; "; done
 	run+="atk_fs edges; atk_fs race 200; atk_fs trunc 100; atk_fs pipes; atk_fs fill; atk_fs notes 40; "
+	for c in "${oddcases[@]}"; do run+="atk_odd $c; "; done
 	# shellcheck disable=SC2086
 	guest $how -a hz=1000 -t 400 -c "cat /dev/textsum; cat /dev/sysstat; ${run}cat /dev/sysstat; cat /dev/textsum"
 	for c in "${cases[@]}"; do
@@ -33,9 +39,12 @@ for how in "-d -p 1" "-d -p 2" "-d -p 8" "-p 4"; do
 	for c in edges race trunc pipes fill notes; do
 		has "fs-$c$n" "^atk_fs: $c: ok$"
 	done
+	for c in "${oddcases[@]}"; do
+		has "odd-${c% *}$n" "^atk_odd: ${c% *}: ok$"
+	done
 	# name's three runs each die on one line that names the file, newline as '?'
 	check "name-fault-lines$n" [ "$(grep -cE '^evil\?name 1 2: pid [0-9]+: trap 14 ' <<<"$out")" = 3 ]
-	hasnt "no-failure$n" '^atk_(edge|fs): .*FAIL|panic|kernel trap'
+	hasnt "no-failure$n" '^atk_(edge|fs|odd): .*FAIL|panic|kernel trap'
 	textintact "text-intact$n"
 	pagesback "pages-heap-back$n"
 done
