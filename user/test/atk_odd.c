@@ -32,6 +32,9 @@
  *		offsets: every call ends; every bind left is then
  *		reached by its name and undone (clean), every file
  *		removed, and the mount table takes its binds again.
+ *	execdev	exec of device files (the console and eia1 among them,
+ *		which wait for input), a pipe, directories and kpgmon:
+ *		each fails, or dies when killed.
  *	clean DIR	the cleaning alone: every bind onto DIR or under
  *		it undone, and all of it removed (after fuzz, say).
  */
@@ -440,6 +443,35 @@ fds(int rounds)
 	}
 }
 
+/*
+ * execdev: exec of what is no program: device files, a pipe, a
+ * directory, kpgmon's copy.  Each fails, or waits for input (the
+ * console, eia1) and dies when killed.
+ */
+static void
+execdev(void)
+{
+	static char *paths[] = { "/dev/cons", "#t/eia1", "#t/eia0", "#T/kpgmon", "#T/kpdata", "/dev/ps",
+		"#|/data", "#|/data1", "#|", "/dev/null", "#c", "/", "#c/consctl", "#c/time", "/dev/kpctl" };
+	char *argv[] = { "x", NULL };
+	int pid[sizeof paths / sizeof paths[0]], i, n = sizeof paths / sizeof paths[0], status, w;
+
+	for(i = 0; i < n; i++)
+		if((pid[i] = fork()) == 0){
+			exec(paths[i], argv);
+			_exit(errno == 0 ? 100 : errno);
+		}
+	sleep(300);
+	for(i = 0; i < n; i++)
+		kill(pid[i]);
+	for(i = 0; i < n; i++){
+		if((w = wait(&status)) < 0)
+			fatal("wait");
+		if(status == 0 || status == 100)
+			bad("an exec that ran: status %ld (pid %ld)", status, w);
+	}
+}
+
 static void	clean(const char*);
 
 /* binds: the threads go round until stop. */
@@ -633,7 +665,7 @@ main(int argc, char *argv[])
 	int n = 0;
 
 	if(argc < 2 || argc > 3){
-		fprintf(stderr, "usage: atk_odd dirs|ctl|fds|binds [rounds] | clean dir\n");
+		fprintf(stderr, "usage: atk_odd dirs|ctl|fds|binds|execdev [rounds] | clean dir\n");
 		return 1;
 	}
 	test = argv[1];
@@ -647,6 +679,8 @@ main(int argc, char *argv[])
 		fds(n > 0 ? n : 10);
 	else if(strcmp(test, "binds") == 0)
 		binds(n > 0 ? n : 2000);
+	else if(strcmp(test, "execdev") == 0)
+		execdev();
 	else if(strcmp(test, "clean") == 0 && argc == 3){
 		clean(argv[2]);
 		return 0;
