@@ -11,11 +11,15 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-/* Is name one of the names before the " - " of the NAME line of page fd? */
+/*
+ * Is name one of the names before the " - " of the NAME line of page
+ * fd?  The line must end in the page's first 1 KB: tests.8's, which
+ * names every test program, outgrew 512 bytes.
+ */
 static int
 names(int fd, const char *name)
 {
-	char buf[512], *p, *e;
+	char buf[1024], *p, *e;
 	long n, len = strlen(name);
 
 	if((n = read(fd, buf, sizeof buf - 1)) <= 0)
