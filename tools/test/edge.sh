@@ -17,14 +17,15 @@
 # and user/test/atk_odd.c: directories read at odd offsets and lengths,
 # every control file sent what it does not take, channels shared by
 # forked processes closed and dup'ed over as they are used, binds that
-# make cycles while others walk them, and exec of device files.
+# make cycles while others walk them, exec of device files, and kills
+# of processes whose threads profile and exec at once.
 # On 1, 2 and 8 processors under -d and on 4 without; after each boot
 # the kernel's text is unchanged and the free pages and heap are back.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
 cases=(offsets deep seg pipekill pidexit name devbind devmode fileunion rdtrunc devdir rmbind pstorn)
-oddcases=(dirs ctl "fds 10" "binds 2000" execdev)
+oddcases=(dirs ctl "fds 10" "binds 2000" execdev "storm 100")
 for how in "-d -p 1" "-d -p 2" "-d -p 8" "-p 4"; do
 	n=${how// /}
 	run=

@@ -35,6 +35,10 @@
  *	execdev	exec of device files (the console and eia1 among them,
  *		which wait for input), a pipe, directories and kpgmon:
  *		each fails, or dies when killed.
+ *	storm	children whose three threads turn profil on over one
+ *		buffer and exec at once while the main thread moves the
+ *		heap, each killed, threads too, at a moment that moves
+ *		round: each dies or exits, and the kernel lives on.
  *	clean DIR	the cleaning alone: every bind onto DIR or under
  *		it undone, and all of it removed (after fuzz, say).
  */
@@ -472,6 +476,59 @@ execdev(void)
 	}
 }
 
+/*
+ * storm: children whose three threads turn profil on over a shared
+ * buffer and exec /bin/echo at once while the main thread moves the
+ * heap, each child and its threads killed at a moment that moves
+ * round: every child dies or exits, and the kernel lives on.
+ */
+static unsigned short *prbuf;
+
+static void
+stormthread(int i)
+{
+	static char *argv[] = { "echo", "-n", NULL };
+
+	profil(prbuf, 4096, 0x1000, 0x8000 + i);
+	spinloop(1000 + i * 3000);
+	exec("/bin/echo", argv);
+	_exit(1);
+}
+
+static void
+storm(int rounds)
+{
+	int r, c, i, status;
+	char *p;
+
+	for(r = 0; r < rounds; r++){
+		if((c = fork()) == 0){
+			prbuf = (unsigned short*)heapat(PG, 2*PG);
+			for(i = 0; i < 3; i++)
+				thread(stormthread, i);
+			for(i = 0; i < 200; i++){
+				if((p = sbrk(PG)) != (char*)-1){
+					p[0] = 1;
+					sbrk(-PG);
+				}
+			}
+			while(wait(NULL) >= 0)
+				;
+			_exit(0);
+		}
+		if(c < 0)
+			fatal("fork");
+		if(r % 2)
+			spinloop(1 + (r * 7919) % 2000000);
+		else
+			sleep(r % 23);
+		for(i = 0; i < 4; i++)
+			kill(c + i);
+		if(wait(&status) != c || (status != 0 && status != 255))
+			bad("a child of the storm: status %ld (round %ld)", status, r);
+	}
+}
+
 static void	clean(const char*);
 
 /* binds: the threads go round until stop. */
@@ -665,7 +722,7 @@ main(int argc, char *argv[])
 	int n = 0;
 
 	if(argc < 2 || argc > 3){
-		fprintf(stderr, "usage: atk_odd dirs|ctl|fds|binds|execdev [rounds] | clean dir\n");
+		fprintf(stderr, "usage: atk_odd dirs|ctl|fds|binds|execdev|storm [rounds] | clean dir\n");
 		return 1;
 	}
 	test = argv[1];
@@ -679,6 +736,8 @@ main(int argc, char *argv[])
 		fds(n > 0 ? n : 10);
 	else if(strcmp(test, "binds") == 0)
 		binds(n > 0 ? n : 2000);
+	else if(strcmp(test, "storm") == 0)
+		storm(n > 0 ? n : 100);
 	else if(strcmp(test, "execdev") == 0)
 		execdev();
 	else if(strcmp(test, "clean") == 0 && argc == 3){
