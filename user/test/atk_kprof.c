@@ -525,7 +525,7 @@ static void
 torn(int rounds)
 {
 	static char *was[512], *got[512];
-	int i, nwas, ngot, go[2], spun[2], p, fd;
+	int i, nwas, ngot, go[2], spun[2], p, c2, fd;
 	unsigned long t;
 	long len, r;
 	char c;
@@ -535,14 +535,19 @@ torn(int rounds)
 	if(pipe(go) < 0 || pipe(spun) < 0)
 		fatal("pipe");
 	if((p = fork()) == 0){
-		/* Each child spins three ticks, so that kpproc has its line, and says so. */
+		/*
+		 * Each child spins three ticks, so that kpproc has its line,
+		 * and says so.  One the full table refused says so too: the
+		 * parent waits for rounds of them.
+		 */
 		for(i = 0; i < rounds; i++)
-			if(fork() == 0){
+			if((c2 = fork()) == 0){
 				for(t = now(); now() - t < 3; )
 					spinloop(Spin / 100);
 				write(spun[1], "s", 1);
 				_exit(0);
-			}
+			}else if(c2 < 0)
+				write(spun[1], "s", 1);
 		read(go[0], &c, 1);
 		for(i = 0; i < rounds; i++){
 			wait(NULL);
