@@ -244,7 +244,7 @@ static uint	nmicount;	/* the 8254's counts in 1/HZ s */
 static uint	nmiscale;	/* the 8254's counts in one of the local APIC timer's, times 2^32 */
 static uint	nmiseed;	/* the generator's state; the first processor's NMI alone steps it */
 static uint	nmiphase;	/* the 8254's counts into its 1/HZ that the NMI due was drawn at; 0 if not drawn (nmiclocknext) */
-static int	nmion;		/* the clock is on */
+int	nmion;		/* the clock is on: kprof or an image samples (kern/lock.c reads it) */
 static uvlong	nmitime, nmit0;	/* time-stamp counts kprof counted till nmit0, when it last started */
 
 enum {

@@ -235,7 +235,7 @@ struct Mach {
 	uint	ticks;		/* of its own clock */
 	volatile int	online;		/* it has started and runs the scheduler */
 	volatile int	idling;		/* it has no process and waits for one: ready wakes it */
-	volatile int	spinning;	/* the spins for a lock it is in, nested: under -d it gives its turns away at each pause (kern/fns.h, thintick) */
+	volatile int	spinning;	/* the spins for a lock it is in, nested: its ticks are left out under -d (kern/fns.h, thintick) */
 	Kpcount	*kp;		/* the kprof counts its NMIs add to (dev/devkprof.c) */
 	volatile uint	kpbusy;		/* in kprofnmi: kpctl waits for it */
 	volatile uint	kpdrain;	/* set by whoever drains its kprof samples (dev/kpstack.c) */

@@ -40,6 +40,7 @@ void	nmiclock(int);
 void	nmiclockprof(int);
 void	nmiclocknext(void);
 uvlong	nmiclocktime(int);
+extern int	nmion;		/* the NMI clock samples, for kprof or an image */
 extern int	nmiprofon;	/* an image profiles: the NMI clock samples for it */
 extern int	nmirandom;	/* kprof's clock draws its intervals at random */
 enum {
@@ -370,12 +371,12 @@ kpproctick(Proc *p, uint kernel)
  * instructions, and yet each is sampled at every tick, so code that
  * runs beside busy processors had m times the ticks, for its
  * instructions, of code that runs alone.  So a busy tick counts with
- * probability 1/m, m the processors that neither idle nor spin for a
- * lock: a spinner's every pause ends its turn, so that it runs next to
- * nothing, and its own ticks (spinning: the asking processor's
- * Mach.spinning), which land at the pause where each turn ended, are
- * left out.  seed is the asking processor's generator, so that -d runs
- * repeat.  Without -d the processors run at once, each in its own
+ * probability 1/m, m the processors that are not idle.  One that spins
+ * for a lock is among them, as its turns are as long as the others'
+ * (kern/lock.c says why), but its own ticks (spinning: the asking
+ * processor's Mach.spinning) are left out, as the exact count leaves
+ * out its spin.  seed is the asking processor's generator, so that -d
+ * runs repeat.  Without -d the processors run at once, each in its own
  * time, and every tick counts.  Always inline, as kprof's NMI wants
  * its counting: each kind of tick a path of its own (dev/kpnmi.c, count).
  */
@@ -387,7 +388,7 @@ thintick(int spinning, uint *seed)
 	if(spinning)
 		return 1;
 	for(i = 0; i < nmach; i++)
-		m += !mach[i].idling && !mach[i].spinning;
+		m += !mach[i].idling;
 	if(m <= 1)
 		return 0;
 	*seed = *seed * Lcgmul + Lcgadd;

@@ -7,9 +7,9 @@
  * last popcli, and only if they were on at the first (splhi and splx,
  * which do not nest, are for code that keeps the state itself).  The other locks
  * leave interrupts on, so that the clock ticks while they are held
- * (kprof's NMI sees what is done either way).  Every spin executes
- * pause, so that under QEMU's -icount, which runs the processors in
- * turn, the spinner lets the holder run.
+ * (kprof's NMI sees what is done either way).  A spin executes pause,
+ * as the hardware asks, but under run-qemu.sh -d while the profilers
+ * sample (lock, below).
  *
  * A QLock is for a process to hold across what may sleep: who wants it
  * meanwhile sleeps, not spins.  Its own spinlock is held only to look
@@ -54,6 +54,7 @@
 #include "dat.h"
 #include "fns.h"
 #include "x86.h"
+#include "kprof.h"
 
 void
 pushcli(void)
@@ -107,6 +108,22 @@ holding(Lock *l)
 	return l->locked && l->m == thismach();
 }
 
+/*
+ * Under run-qemu.sh -d (virtualclock) QEMU runs the processors in
+ * turns, and a pause ends one.  A spinner that paused would give its
+ * turn straight back, and so cut short the wait of a holder that QEMU
+ * had stopped inside its critical section, where the profilers'
+ * thinned samples find it and weigh its place by that wait
+ * (kern/fns.h, thintick): with two processes busy on two processors,
+ * code under locks came out 1 to 4 points under its exact count, and
+ * code under none over (doc/benchmarks.md, Two busy processes on two
+ * processors).  So while the NMI clock samples (nmion), a spinner
+ * there spins without a pause, its turns as long as any other's, and
+ * marks its spin out of kprof's scope (KPSCOPE) for the exact count,
+ * as its samples are left out (spinning), and so is an interrupt taken
+ * while it spins.  It costs the holder a
+ * whole turn of the spinner's, so when nothing samples it pauses.
+ */
 void
 lock(Lock *l)
 {
@@ -115,10 +132,13 @@ lock(Lock *l)
 	if(holding(l))
 		panic("lock %s: already held (at pc %#x)", l->name, l->pc);
 	while(xchg(&l->locked, 1) != 0){
-		m->spinning++;	/* an interrupt's ilock may spin inside a lock's spin */
+		if(m->spinning++ == 0)	/* an interrupt's ilock may spin inside a lock's spin */
+			KPSCOPE(0, 0);
 		while(((volatile Lock*)l)->locked)
-			pause();
-		m->spinning--;
+			if(!virtualclock || !nmion)
+				pause();
+		if(--m->spinning == 0)
+			kpscopemark(m->proc);
 	}
 	l->m = m;
 	l->pc = (uint)__builtin_return_address(0);
