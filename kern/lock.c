@@ -108,22 +108,50 @@ holding(Lock *l)
 	return l->locked && l->m == thismach();
 }
 
+/* l is taken, on processor m, by the caller at pc. */
+static inline void
+taken(Lock *l, Mach *m, uint pc)
+{
+	l->m = m;
+	l->pc = pc;
+	l->intr = 0;
+	m->nlock++;
+}
+
 /*
- * Under run-qemu.sh -d (virtualclock) QEMU runs the processors in
- * turns, and a pause ends one.  A spinner that paused would give its
- * turn straight back, and so cut short the wait of a holder that QEMU
- * had stopped inside its critical section, where the profilers'
- * thinned samples find it and weigh its place by that wait
- * (kern/fns.h, thintick): with two processes busy on two processors,
- * code under locks came out 1 to 4 points under its exact count, and
- * code under none over (doc/benchmarks.md, Two busy processes on two
- * processors).  So while the NMI clock samples (nmion), a spinner
- * there spins without a pause, its turns as long as any other's, and
- * marks its spin out of kprof's scope (KPSCOPE) for the exact count,
- * as its samples are left out (spinning), and so is an interrupt taken
- * while it spins.  It costs the holder a
- * whole turn of the spinner's, so when nothing samples it pauses.
+ * lock's slow path, for a caller at pc on processor m: spin till l is
+ * let go, and take it.  Apart, and reached by a tail call, so that the
+ * fast path keeps no register across a call.  Under run-qemu.sh -d
+ * (virtualclock) QEMU runs the processors in turns, and a pause ends
+ * one.  A spinner that paused would give its turn straight back, and
+ * so cut short the wait of a holder that QEMU had stopped inside its
+ * critical section, where the profilers' thinned samples find it and
+ * weigh its place by that wait (kern/fns.h, thintick): with two
+ * processes busy on two processors, code under locks came out 1 to 4
+ * points under its exact count, and code under none over
+ * (doc/benchmarks.md, Two busy processes on two processors).  So
+ * while the NMI clock samples (nmion), a spinner there spins without
+ * a pause, its turns as long as any other's, and marks its spin out of
+ * kprof's scope (KPSCOPE) for the exact count, as its samples are left
+ * out (spinning), and so is an interrupt's spin inside its own.  That
+ * costs the holder a whole turn of the spinner's, so when nothing
+ * samples it pauses.
  */
+static __attribute__((noinline)) void
+lockspin(Lock *l, Mach *m, uint pc)
+{
+	do{
+		if(m->spinning++ == 0)
+			KPSCOPE(0, 0);
+		while(((volatile Lock*)l)->locked)
+			if(!virtualclock || !nmion)
+				pause();
+		if(--m->spinning == 0)
+			kpscopemark(m->proc);
+	}while(xchg(&l->locked, 1) != 0);
+	taken(l, m, pc);
+}
+
 void
 lock(Lock *l)
 {
@@ -131,19 +159,10 @@ lock(Lock *l)
 
 	if(holding(l))
 		panic("lock %s: already held (at pc %#x)", l->name, l->pc);
-	while(xchg(&l->locked, 1) != 0){
-		if(m->spinning++ == 0)	/* an interrupt's ilock may spin inside a lock's spin */
-			KPSCOPE(0, 0);
-		while(((volatile Lock*)l)->locked)
-			if(!virtualclock || !nmion)
-				pause();
-		if(--m->spinning == 0)
-			kpscopemark(m->proc);
-	}
-	l->m = m;
-	l->pc = (uint)__builtin_return_address(0);
-	l->intr = 0;
-	m->nlock++;
+	if(xchg(&l->locked, 1) != 0)
+		lockspin(l, m, (uint)__builtin_return_address(0));
+	else
+		taken(l, m, (uint)__builtin_return_address(0));
 }
 
 /* lock, with interrupts off until unlock. */
