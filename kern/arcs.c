@@ -42,6 +42,7 @@ enum {
 	Arcbits	= 12,
 	Narc	= 1<<Arcbits,	/* slots in a processor's table */
 	Nprobe	= 16,		/* slots a pair may lie past the one its hash names */
+	Nslack	= Narc/4,	/* room for arcs a reader finds beyond those counted (arcsmax) */
 	Nop5len	= sizeof(ENTRYNOP) - 1,	/* bytes of an entry nop, and of the call that replaces it */
 };
 
@@ -320,11 +321,19 @@ sumin(Arcs *t, uint from, uint self, uint upto, int *seen)
 	return n;
 }
 
-/* The slots in use, over the processors: at least the distinct arcs. */
+/*
+ * Room for the distinct arcs a walk will find: the slots in use, over
+ * the processors, and Nslack more.  Arcs keep coming while the reader
+ * gets ready and walks, its own among them (the first calls of an open
+ * after startclr, and whatever runs at its scheduling points), and the
+ * walk, in the tables' order, would leave out the last it found with
+ * no room: one run lost syscall's calls of sysseek so, as they hashed
+ * to high slots.
+ */
 uint
 arcsmax(void)
 {
-	uint n = 0, i;
+	uint n = Nslack, i;
 	int k;
 
 	for(k = 0; k < nmach; k++)
