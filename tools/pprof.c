@@ -41,10 +41,11 @@ typedef Perftools__Profiles__Line Line;
 typedef Perftools__Profiles__Function Function;
 typedef struct Strnode Strnode;
 
+enum { Left, Right };	/* a Strnode's kids */
+
 /* A string's place in the tree of strings, and what was made of it. */
 struct Strnode {
-	size_t	left;		/* string numbers of the smaller and larger, 0 for none */
-	size_t	right;
+	size_t	kid[2];		/* string numbers of the smaller (Left) and larger (Right), 0 for none */
 	int	red;		/* the link from its parent is red */
 	uint64_t	func;		/* function id of the string as a name, or 0 */
 	uint64_t	loc;		/* ppfunc's location id, or 0 */
@@ -85,27 +86,15 @@ isred(Pprof *p, size_t i)
 	return i != 0 && p->node[i].red;
 }
 
+/* Rotate h's child on side d up in its place: the subtree's new root. */
 static size_t
-rotleft(Pprof *p, size_t h)
+rotate(Pprof *p, size_t h, int d)
 {
 	size_t x;
 
-	x = p->node[h].right;
-	p->node[h].right = p->node[x].left;
-	p->node[x].left = h;
-	p->node[x].red = p->node[h].red;
-	p->node[h].red = 1;
-	return x;
-}
-
-static size_t
-rotright(Pprof *p, size_t h)
-{
-	size_t x;
-
-	x = p->node[h].left;
-	p->node[h].left = p->node[x].right;
-	p->node[x].right = h;
+	x = p->node[h].kid[d];
+	p->node[h].kid[d] = p->node[x].kid[!d];
+	p->node[x].kid[!d] = h;
 	p->node[x].red = p->node[h].red;
 	p->node[h].red = 1;
 	return x;
@@ -116,22 +105,23 @@ static size_t
 put(Pprof *p, size_t h, size_t i)
 {
 	Strnode *n;
+	int d;
 
 	if(h == 0)
 		return i;
-	if(strcmp(p->str[i], p->str[h]) < 0)
-		p->node[h].left = put(p, p->node[h].left, i);
-	else
-		p->node[h].right = put(p, p->node[h].right, i);
-	if(isred(p, p->node[h].right) && !isred(p, p->node[h].left))
-		h = rotleft(p, h);
-	if(isred(p, p->node[h].left) && isred(p, p->node[p->node[h].left].left))
-		h = rotright(p, h);
+	d = strcmp(p->str[i], p->str[h]) < 0 ? Left : Right;
+	p->node[h].kid[d] = put(p, p->node[h].kid[d], i);
 	n = &p->node[h];
-	if(isred(p, n->left) && isred(p, n->right)){
+	if(isred(p, n->kid[Right]) && !isred(p, n->kid[Left]))
+		h = rotate(p, h, Right);
+	n = &p->node[h];
+	if(isred(p, n->kid[Left]) && isred(p, p->node[n->kid[Left]].kid[Left]))
+		h = rotate(p, h, Left);
+	n = &p->node[h];
+	if(isred(p, n->kid[Left]) && isred(p, n->kid[Right])){
 		n->red = !n->red;
-		p->node[n->left].red = 0;
-		p->node[n->right].red = 0;
+		p->node[n->kid[Left]].red = 0;
+		p->node[n->kid[Right]].red = 0;
 	}
 	return h;
 }
@@ -145,7 +135,7 @@ strnum(Pprof *p, const char *s)
 
 	if(*s == '\0')
 		return 0;
-	for(h = p->root; h != 0; h = c < 0 ? p->node[h].left : p->node[h].right)
+	for(h = p->root; h != 0; h = p->node[h].kid[c < 0 ? Left : Right])
 		if((c = strcmp(s, p->str[h])) == 0)
 			return h;
 	p->str = grow(p->str, &p->capstr, p->nstr + 1, sizeof p->str[0]);
