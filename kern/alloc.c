@@ -2,10 +2,10 @@
  * Memory: whole physical pages for page tables and user memory
  * (pagealloc), and a heap for everything else: kernel stacks, channels,
  * pipes, files (kmalloc), which like C's malloc does not zero what it
- * returns: most callers fill it at once.  The heap is a fixed arena in
- * the kernel's bss, so that the count of free pages says exactly what
- * user address spaces hold.  Each allocator has its lock; interrupt
- * handlers allocate nothing.
+ * returns: most callers fill it at once.  The heap is a fixed arena,
+ * the first pages past what the boot loader placed, so that the count
+ * of free pages says exactly what user address spaces hold.  Each
+ * allocator has its lock; interrupt handlers allocate nothing.
  */
 #include "u.h"
 #include "mem.h"
@@ -29,14 +29,33 @@ static struct {
 	int	ntotal;		/* pages given to the allocator */
 } pages = { .lk = { .name = "pages" } };
 
-/* Give the physical pages [lo, hi) to the allocator, once, at boot. */
+enum {
+	HEAPSIZE	= 16*1024*1024,
+	Reserve	= 2*1024*1024,	/* heap that kmallocdata leaves for processes and channels */
+};
+
+typedef union Header Header;
+static Header	*arena;		/* HEAPSIZE bytes, set once at boot */
+
+/*
+ * Give the physical pages [lo, hi) to the allocators, once, at boot:
+ * the heap's arena first, the rest to pagealloc.  The arena is not in
+ * the kernel's bss, where the boot loader (QEMU's, for -kernel) would
+ * zero and copy all of it at every boot; its pages are first written,
+ * like the others, when they are first used.
+ */
 void
 pageinit(uintptr lo, uintptr hi)
 {
 	if(hi > PHYSMAX)
 		hi = PHYSMAX;
+	lo = ROUNDUP(lo, BY2PG);
+	if(hi < lo + HEAPSIZE)
+		panic("%u KB of memory past the kernel: the heap alone wants %u", (uint)((hi - lo) >> 10), HEAPSIZE >> 10);
+	arena = KADDR(lo);
+	lo += HEAPSIZE;
 	lock(&pages.lk);
-	pages.next = ROUNDUP(lo, BY2PG);
+	pages.next = lo;
 	pages.end = hi & ~(BY2PG-1);
 	if(pages.end < pages.next)
 		pages.end = pages.next;
@@ -102,7 +121,6 @@ pagestotal(void)
  * starts with a header giving its size in units; free blocks form a
  * circular list in address order, so that freeing coalesces.
  */
-typedef union Header Header;
 union Header {
 	struct {
 		Header	*next;	/* next free block */
@@ -111,13 +129,7 @@ union Header {
 	uvlong	align;
 };
 
-enum {
-	HEAPSIZE	= 16*1024*1024,
-	Reserve	= 2*1024*1024,	/* heap that kmallocdata leaves for processes and channels */
-};
-
 static Lock	heaplk = { .name = "heap" };	/* all below */
-static Header	arena[HEAPSIZE/sizeof(Header)];
 static Header	base;		/* the list's anchor, size 0 */
 static Header	*freep;		/* where the last search ended */
 static uint	heapused;	/* units handed out */
@@ -133,7 +145,7 @@ kmalloc(uint nbytes)
 	nunits = (nbytes + sizeof(Header) - 1)/sizeof(Header) + 1;
 	lock(&heaplk);
 	if(freep == nil){
-		arena[0].size = nelem(arena);
+		arena[0].size = HEAPSIZE/sizeof(Header);
 		arena[0].next = &base;
 		base.next = &arena[0];
 		freep = &base;
@@ -168,7 +180,7 @@ kfree(void *v)
 	if(v == nil)
 		return;
 	bp = (Header*)v - 1;
-	if(bp < arena || bp >= arena + nelem(arena))
+	if(bp < arena || bp >= arena + HEAPSIZE/sizeof(Header))
 		panic("kfree %p", v);
 	lock(&heaplk);
 	heapused -= bp->size;
