@@ -110,12 +110,17 @@ check kprof-reads-exact grep -qE '^KTZERO c0100000	HZ 1000000$' "$T/exactprofile
 # whose place the thinned samples then weighed by that short wait:
 # 5.11 points against a bound of 3.86, code under locks under and code
 # under none over; now, while the profilers sample, it does not pause
-# there (kern/lock.c, lockspin): 3.20 against 4.43.
-tools/profile -x -t 300 -a hz=10000 'runtest 1 & runtest 1; wait' "$T/two" >"$T/two.log" 2>&1
-check two-busy-ran [ $? = 0 -a -s "$T/two/exact/compare.txt" ]
-tail -2 "$T/two/exact/compare.txt"
+# there (kern/lock.c, lockspin): 2.96 against 4.54.  One boot, under the
+# plugin: that a run without it samples the same is checked above.
+mkdir -p "$T/xtwo"
+guest -d -p 2 -a hz=10000 -t 300 -x "$T/xtwo" -o "$T/two" -c "echo 'runtest 1 & runtest 1; wait' > /tmp/two
+profile -q sh /tmp/two; cat /dev/kpdata > /dev/eia1"
+check two-busy-ran [ $st = 0 -a -s "$T/xtwo/kpdata" -a -s "$T/two" ]
+# shellcheck disable=SC2086
+o/host/kprof -c -x idle $nmix "$kernel" "$T/xtwo/kpdata" "$T/two" >"$T/ctwo"
+tail -2 "$T/ctwo"
 check two-busy-within-noise awk '/^total variation:/ { d = $3 } /^sampling alone:/ { m = $4; n = $7 }
-	END { exit !(d != "" && n != "" && d + 0 <= 2 * n - m) }' "$T/two/exact/compare.txt"
+	END { exit !(d != "" && n != "" && d + 0 <= 2 * n - m) }' "$T/ctwo"
 
 # -x wants -d, and a directory whose name QEMU can pass to the plugin.
 ./run-qemu.sh -k -x "$T" -c true >"$T/err" 2>&1
