@@ -36,6 +36,7 @@ enum {
 
 typedef union Header Header;
 static Header	*arena;		/* HEAPSIZE bytes, set once at boot */
+static void	heapinit(void);
 
 /*
  * Give the physical pages [lo, hi) to the allocators, once, at boot:
@@ -54,6 +55,7 @@ pageinit(uintptr lo, uintptr hi)
 		panic("%u KB of memory past the kernel: the heap alone wants %u", (uint)((hi - lo) >> 10), HEAPSIZE >> 10);
 	arena = KADDR(lo);
 	lo += HEAPSIZE;
+	heapinit();
 	lock(&pages.lk);
 	pages.next = lo;
 	pages.end = hi & ~(BY2PG-1);
@@ -134,6 +136,16 @@ static Header	base;		/* the list's anchor, size 0 */
 static Header	*freep;		/* where the last search ended */
 static uint	heapused;	/* units handed out */
 
+/* The arena, one free block: at boot, before anything is allocated. */
+static void
+heapinit(void)
+{
+	arena[0].size = HEAPSIZE/sizeof(Header);
+	arena[0].next = &base;
+	base.next = &arena[0];
+	freep = &base;
+}
+
 void*
 kmalloc(uint nbytes)
 {
@@ -144,12 +156,6 @@ kmalloc(uint nbytes)
 		return nil;
 	nunits = (nbytes + sizeof(Header) - 1)/sizeof(Header) + 1;
 	lock(&heaplk);
-	if(freep == nil){
-		arena[0].size = HEAPSIZE/sizeof(Header);
-		arena[0].next = &base;
-		base.next = &arena[0];
-		freep = &base;
-	}
 	prev = freep;
 	for(p = prev->next;; prev = p, p = p->next){
 		if(p->size >= nunits){
