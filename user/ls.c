@@ -122,7 +122,10 @@ main(int argc, char *argv[])
 		argc--;
 		argv++;
 	}
-	if(argc > 1 && argv[1][0] == '-'){
+	if(argc > 1 && strcmp(argv[1], "--") == 0){
+		argc--;
+		argv++;
+	}else if(argc > 1 && argv[1][0] == '-'){
 		fprintf(stderr, "usage: ls [-l] [name ...]\n");
 		return 1;
 	}

@@ -73,14 +73,17 @@ main(int argc, char *argv[])
 	uint32_t *cell;
 	char msg[32];
 	char path[256];
-	int fd[2], kp, pid, w, status, named, quiet;
+	int fd[2], kp, pid, w, status, named, quiet, dashes;
 	const char *err;
 
 	argv0 = "profile";
 	quiet = argc > 1 && strcmp(argv[1], "-q") == 0;
 	argc -= quiet;
 	argv += quiet;
-	if(argc < 2 || argv[1][0] == '-'){
+	dashes = argc > 1 && strcmp(argv[1], "--") == 0;
+	argc -= dashes;
+	argv += dashes;
+	if(argc < 2 || (!dashes && argv[1][0] == '-')){
 		fprintf(stderr, "usage: profile [-q] command [arg ...]\n");
 		return 1;
 	}

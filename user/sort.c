@@ -116,7 +116,12 @@ main(int argc, char *argv[])
 	long k;
 	char *o;
 
-	for(; argc > 1 && argv[1][0] == '-' && argv[1][1] != '\0'; argc--, argv++)
+	for(; argc > 1 && argv[1][0] == '-' && argv[1][1] != '\0'; argc--, argv++){
+		if(strcmp(argv[1], "--") == 0){
+			argc--;
+			argv++;
+			break;
+		}
 		for(o = argv[1] + 1; *o != '\0'; o++)
 			switch(*o){
 			case 'r': rflag = 1; break;
@@ -125,6 +130,7 @@ main(int argc, char *argv[])
 				fprintf(stderr, "usage: sort [-r] [-n] [file ...]\n");
 				return 1;
 			}
+	}
 	if(argc < 2 && readin(0) < 0){
 		warn("standard input");
 		return 1;

@@ -31,6 +31,7 @@ section() {
 }
 
 part pwd 'cd /tmp; echo pwd; pwd; echo -; pwd x; echo st $status
+profile -q -- echo profiled; echo profile $status
 cd /bin; pwd; cd /; pwd
 ps x; echo ps $status; bind -a /tmp; echo bind $status
 sh -c; echo sh $status; sh -x; echo sh $status; sh /nosuch x; echo sh $status
@@ -69,7 +70,8 @@ part sort 'cd /tmp; echo pear > f; echo apple >> f; echo 10 >> f; echo 9 >> f; e
 echo s1; sort f; echo s2; sort -r f; echo s3; sort -n f; echo s4; cat f | sort; echo s4b
 sort /nosuch; echo st $status; sort -x f; echo st $status; echo s5; sort < /dev/null; echo s6
 echo 100000000000 > g; echo 99999999999 >> g; echo -99999999998 >> g; echo -99999999999 >> g
-echo " -5" >> g; echo 007 >> g; echo -0 >> g; echo +6 >> g; echo s7; sort -n g; echo s8; sort -rn g; echo s9'
+echo " -5" >> g; echo 007 >> g; echo -0 >> g; echo +6 >> g; echo s7; sort -n g; echo s8; sort -rn g; echo s9
+echo b > -r; echo a >> -r; sort -- -r; echo s10; sort -r -- -r; echo s11'
 
 part mv 'cd /tmp; echo moved > a; mv a b; cat b; cat a; echo st $status
 mkdir d; mv b d; cat d/b; mv d/b /tmp/c; cat c; mv c c; echo st $status
@@ -110,6 +112,7 @@ part mancalls "$cmds"
 part ls 'ls -l /tmp /bin/ls; mkdir /tmp/d; ls -l /tmp
 cd /tmp; mkdir e; echo > e/zz; echo > e/aa; echo > e/mm
 echo l1; ls e; echo l2; ls -l d e /bin/ls; echo l3; ls /bin; echo l4; ls -x; echo st $status
+echo > -l; echo l5; ls -- -l; echo l6
 sh -c '\''xd /kernel; echo xd $status > /tmp/st'\'' | head -n 1; man kprof | head -n 3; cat /tmp/st'
 
 # sleep takes seconds as spin does; a number too big for sleep(2)'s
@@ -161,6 +164,8 @@ for p in mkdir touch rm unmount profile; do
 	has "$p-option-status" "^$p 1$"
 done
 hasnt option-made-no-file '^-p$|^-c$'
+has profile-dashes '^profiled$'
+has profile-dashes-status '^profile 0$'
 has pwd-bin '^/bin$'
 has pwd-root '^/$'
 
@@ -242,6 +247,8 @@ sort-stdin	s4	s4b	10|9|Zed|apple|pear|
 sort-empty	s5	s6
 sort-numeric-big	s7	s8	-99999999999|-99999999998| -5|-0|+6|007|99999999999|100000000000|
 sort-numeric-big-reverse	s8	s9	100000000000|99999999999|007|+6|-0| -5|-99999999998|-99999999999|
+sort-dashes	s9	s10	a|b|
+sort-dashes-option	s10	s11	b|a|
 EOF
 has sort-missing '^sort: /nosuch: file does not exist$'
 has sort-usage '^usage: sort \[-r\] \[-n\] \[file ...\]$'
@@ -302,6 +309,7 @@ check ls-sorted [ "$(between l1 l2)" = "aa|mm|zz|" ]
 check ls-headings [ "$(between l2 l3 | sed -E 's/-rw[-rwx]{7} +[0-9]+ //g')" = "d:||e:|aa|mm|zz||/bin/ls|" ]
 check ls-bin-sorted [ "$(between l3 l4 | tr '|' '\n' | LC_ALL=C sort -c && echo yes)" = yes ]
 has ls-usage '^usage: ls \[-l\] \[name ...\]$'
+check ls-dashes [ "$(between l5 l6)" = "-l|" ]
 has ls-usage-status '^st 1$'
 has broken-pipe-writer-killed '^xd 255$'
 hasnt broken-pipe-silent 'broken pipe|write error'
