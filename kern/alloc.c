@@ -42,8 +42,8 @@ static void	heapinit(void);
  * Give the physical pages [lo, hi) to the allocators, once, at boot:
  * the heap's arena first, the rest to pagealloc.  The arena is not in
  * the kernel's bss, where the boot loader (QEMU's, for -kernel) would
- * zero and copy all of it at every boot; its pages are first written,
- * like the others, when they are first used.
+ * zero and copy all of it at every boot; past the first block's header,
+ * its pages are first written, like the others, when they are first used.
  */
 void
 pageinit(uintptr lo, uintptr hi)
@@ -52,15 +52,14 @@ pageinit(uintptr lo, uintptr hi)
 		hi = PHYSMAX;
 	lo = ROUNDUP(lo, BY2PG);
 	if(hi < lo + HEAPSIZE)
-		panic("%u KB of memory past the kernel: the heap alone wants %u", (uint)((hi - lo) >> 10), HEAPSIZE >> 10);
+		panic("%u KB of memory past the kernel and its modules: the heap alone wants %u KB",
+			hi > lo ? (uint)((hi - lo) >> 10) : 0, HEAPSIZE >> 10);
 	arena = KADDR(lo);
 	lo += HEAPSIZE;
 	heapinit();
 	lock(&pages.lk);
 	pages.next = lo;
 	pages.end = hi & ~(BY2PG-1);
-	if(pages.end < pages.next)
-		pages.end = pages.next;
 	pages.nfree = pages.ntotal = (pages.end - pages.next) / BY2PG;
 	unlock(&pages.lk);
 }
