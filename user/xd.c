@@ -1,7 +1,8 @@
 /*
  * xd [file ...]: hex dump, as od -Ax -tx1 -v prints it: each line is
  * the offset in hex and then up to 16 bytes; the last line is the
- * final offset.  Several files are dumped as one stream.
+ * final offset, if some file could be opened.  Several files are
+ * dumped as one stream.
  */
 #include <stdio.h>
 #include <fcntl.h>
@@ -43,7 +44,7 @@ dump(int fd)
 int
 main(int argc, char *argv[])
 {
-	int i, fd, status = 0;
+	int i, fd, status = 0, opened = argc < 2;
 
 	if(argc < 2 && dump(0) < 0){
 		warn("standard input");
@@ -55,11 +56,14 @@ main(int argc, char *argv[])
 			warn(argv[i]);
 			status = 1;
 		}
-		if(fd >= 0)
+		if(fd >= 0){
+			opened = 1;
 			close(fd);
+		}
 	}
 	if(nline > 0)
 		flushline();
-	printf("%06lx\n", off);
+	if(opened)	/* as od: no offset when nothing could be opened */
+		printf("%06lx\n", off);
 	return status;
 }

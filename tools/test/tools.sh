@@ -113,6 +113,7 @@ part ls 'ls -l /tmp /bin/ls; mkdir /tmp/d; ls -l /tmp
 cd /tmp; mkdir e; echo > e/zz; echo > e/aa; echo > e/mm
 echo l1; ls e; echo l2; ls -l d e /bin/ls; echo l3; ls /bin; echo l4; ls -x; echo st $status
 echo > -l; echo l5; ls -- -l; echo l6
+echo x1; xd /nosuch; echo st $status; echo x2; xd /nosuch e/aa; echo st $status; echo x3
 sh -c '\''xd /kernel; echo xd $status > /tmp/st'\'' | head -n 1; man kprof | head -n 3; cat /tmp/st'
 
 # sleep takes seconds as spin does; a number too big for sleep(2)'s
@@ -310,6 +311,8 @@ check ls-headings [ "$(between l2 l3 | sed -E 's/-rw[-rwx]{7} +[0-9]+ //g')" = "
 check ls-bin-sorted [ "$(between l3 l4 | tr '|' '\n' | LC_ALL=C sort -c && echo yes)" = yes ]
 has ls-usage '^usage: ls \[-l\] \[name ...\]$'
 check ls-dashes [ "$(between l5 l6)" = "-l|" ]
+check xd-none-opened [ "$(between x1 x2)" = "xd: /nosuch: file does not exist|st 1|" ]
+check xd-some-opened [ "$(between x2 x3)" = "xd: /nosuch: file does not exist|000000 0a|000001|st 1|" ]
 has ls-usage-status '^st 1$'
 has broken-pipe-writer-killed '^xd 255$'
 hasnt broken-pipe-silent 'broken pipe|write error'
