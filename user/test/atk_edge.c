@@ -55,16 +55,6 @@ enum {
 
 #define USED(x)	((void)(x))
 
-static char *test;
-
-static void
-bad(const char *fmt, long a, long b)
-{
-	printf("atk_edge: %s: FAIL ", test);
-	printf(fmt, a, b);
-	printf("\n");
-	nfail++;
-}
 
 /*
  * deep: /tmp/deep/d/d/... as deep as a path reaches (255 bytes, its
@@ -86,38 +76,38 @@ deep(void)
 		fatal("/tmp/deep");
 	for(depth = 0; mkdir("d") == 0; depth++)
 		if(chdir("d") < 0)
-			bad("chdir into the dir made at depth %ld", depth, 0);
+			failcase("chdir into the dir made at depth %ld", depth, 0);
 	if(errno != ENAMETOOLONG || depth != (256 - 1 - 9) / 2)
-		bad("mkdir at depth %ld: errno %ld", depth, errno);
+		failcase("mkdir at depth %ld: errno %ld", depth, errno);
 	if(getwd(wd, sizeof wd) < 0 || strlen(wd) != 255)
-		bad("getwd: %ld bytes", strlen(wd), 0);
+		failcase("getwd: %ld bytes", strlen(wd), 0);
 	if(getwd(wd, 255) != -1 || errno != ERANGE)
-		bad("getwd one short: errno %ld", errno, 0);
+		failcase("getwd one short: errno %ld", errno, 0);
 	if(chdir("..") < 0 || (fd = create("f", O_RDWR, 0664)) < 0 || write(fd, "abc", 3) != 3 || chdir("d") < 0)
-		bad("chdir .. and create from the deepest: errno %ld", errno, 0);
+		failcase("chdir .. and create from the deepest: errno %ld", errno, 0);
 	close(fd);
 	if(stat("../f", &d) < 0 || d.length != 3)
-		bad("stat ../f from the deepest: errno %ld", errno, 0);
+		failcase("stat ../f from the deepest: errno %ld", errno, 0);
 	for(k = 0; k < 80; k++){
 		for(i = 0; i < k; i++)
 			memmove(path + 3*i, "../", 3);
 		memmove(path + 3*k, "f", 2);
 		if((stat(path, &d) == 0) != (k == 1) || (k != 1 && errno != (k == 0 ? ENAMETOOLONG : ENOENT)))
-			bad("stat of ../ %ld times then f: errno %ld", k, errno);
+			failcase("stat of ../ %ld times then f: errno %ld", k, errno);
 	}
 	if(bind("..", "/tmp/deep", MREPL) < 0 || stat("/tmp/deep/f", &d) < 0 || d.length != 3)
-		bad("the deepest's parent bound onto /tmp/deep: errno %ld", errno, 0);
+		failcase("the deepest's parent bound onto /tmp/deep: errno %ld", errno, 0);
 	if(unmount(NULL, "/tmp/deep") < 0 || stat("/tmp/deep/d", &d) < 0)
-		bad("unmount: errno %ld", errno, 0);
+		failcase("unmount: errno %ld", errno, 0);
 	if(remove("../f") < 0)
-		bad("remove ../f: errno %ld", errno, 0);
+		failcase("remove ../f: errno %ld", errno, 0);
 	for(i = depth - 1; i >= 0; i--)
 		if(chdir("..") < 0 || remove("d") < 0){
-			bad("remove at depth %ld: errno %ld", i, errno);
+			failcase("remove at depth %ld: errno %ld", i, errno);
 			break;
 		}
 	if(chdir("/") < 0 || remove("/tmp/deep") < 0)
-		bad("remove /tmp/deep: errno %ld", errno, 0);
+		failcase("remove /tmp/deep: errno %ld", errno, 0);
 }
 
 /* seek(fd, 0, SEEK_CUR) must give an offset seek takes: from 0 to 0x7FFFFFFF. */
@@ -157,7 +147,7 @@ offsets(void)
 
 	for(i = 0; i < sizeof files / sizeof files[0]; i++){
 		if((fd = open(files[i], O_RDONLY)) < 0){
-			bad("open failed", 0, 0);
+			failcase("open failed", 0, 0);
 			continue;
 		}
 		for(j = 0; j < sizeof offs / sizeof offs[0]; j++)
@@ -170,22 +160,22 @@ offsets(void)
 		fatal("open /dev/null");
 	seek(fd, 0x7FFFFFF0, SEEK_SET);
 	if(write(fd, buf, 200) != 200)
-		bad("write to null failed", 0, 0);
+		failcase("write to null failed", 0, 0);
 	offsetok("null", fd, 0x7FFFFFFF);
 	if(write(fd, buf, 1) != 1 || read(fd, buf, 10) != 0)
-		bad("null at 0x7FFFFFFF", 0, 0);
+		failcase("null at 0x7FFFFFFF", 0, 0);
 	offsetok("null again", fd, 0x7FFFFFFF);
 	if(seek(fd, -10, SEEK_CUR) != 0x7FFFFFF5)
-		bad("null: seek -10 from the top", 0, 0);
+		failcase("null: seek -10 from the top", 0, 0);
 	close(fd);
 	if((fd = open("/dev/kpctl", O_RDWR)) < 0)
 		fatal("open /dev/kpctl");
 	seek(fd, 0x7FFFFFFD, SEEK_SET);
 	if(write(fd, "stop\n", 5) != 5)
-		bad("kpctl stop failed", 0, 0);
+		failcase("kpctl stop failed", 0, 0);
 	offsetok("kpctl", fd, 0x7FFFFFFF);
 	if(read(fd, buf, sizeof buf) != 0)
-		bad("kpctl read at 0x7FFFFFFF", 0, 0);
+		failcase("kpctl read at 0x7FFFFFFF", 0, 0);
 	offsetok("kpctl read", fd, 0x7FFFFFFF);
 	close(fd);
 	if((fd = open("/dev/cons", O_WRONLY)) < 0)
@@ -199,11 +189,11 @@ offsets(void)
 		fatal("create /tmp/off");
 	seek(fd, 0x7FFFFFFF, SEEK_SET);
 	if(write(fd, "x", 1) != -1 || errno != EFBIG)
-		bad("file write at 0x7FFFFFFF", 0, 0);
+		failcase("file write at 0x7FFFFFFF", 0, 0);
 	offsetok("file", fd, 0x7FFFFFFF);
 	seek(fd, 4*1024*1024 - 1, SEEK_SET);
 	if(write(fd, "x", 1) != 1 || write(fd, "x", 1) != -1 || errno != EFBIG)
-		bad("file write at 4 MB", 0, 0);
+		failcase("file write at 4 MB", 0, 0);
 	offsetok("file at 4 MB", fd, 4*1024*1024);
 	close(fd);
 	remove("/tmp/off");
@@ -213,11 +203,11 @@ offsets(void)
 	h = heapnow();
 	seek(fd, 4*1024*1024 - 1, SEEK_SET);
 	if(write(fd, "x", 0) != 0)
-		bad("write of 0 bytes at 4 MB - 1", 0, 0);
+		failcase("write of 0 bytes at 4 MB - 1", 0, 0);
 	if(heapnow() - h >= 1024*1024)
-		bad("write of 0 bytes took %ld bytes of heap", heapnow() - h, 0);
+		failcase("write of 0 bytes took %ld bytes of heap", heapnow() - h, 0);
 	if(seek(fd, 0, SEEK_END) != 0)
-		bad("write of 0 bytes made the file longer", 0, 0);
+		failcase("write of 0 bytes made the file longer", 0, 0);
 	close(fd);
 	remove("/tmp/off");
 }
@@ -362,10 +352,10 @@ pipekill(void)
 		while((r = read(fd[0], buf, sizeof buf)) > 0)
 			;
 		if(r < 0)
-			bad("read after the writers died: errno %ld", errno, 0);
+			failcase("read after the writers died: errno %ld", errno, 0);
 		for(i = 0; i < 8; i++)
 			if(wait(&st) < 0 || st != 255)
-				bad("writer: status %ld", st, 0);
+				failcase("writer: status %ld", st, 0);
 		close(fd[0]);
 	}
 	for(round = 0; round < 20; round++){
@@ -386,7 +376,7 @@ pipekill(void)
 		kill(pid[4]);
 		for(i = 0; i < 5; i++)
 			if(wait(&st) < 0 || st != 255)
-				bad("reader killed: status %ld", st, 0);
+				failcase("reader killed: status %ld", st, 0);
 	}
 }
 
@@ -414,7 +404,7 @@ scoper(int arg)
 		for(n = 0; n < 3; n++){
 			snprintf(msg, sizeof msg, "pid %d", last + n);
 			if(write(fd, msg, strlen(msg)) < 0 && errno != ESRCH)
-				bad("pid: errno %ld", errno, 0);
+				failcase("pid: errno %ld", errno, 0);
 		}
 	}
 	close(fd);
@@ -438,16 +428,16 @@ pidexit(void)
 		}
 		target = pid;
 		if(wait(&st) != pid || st != 3)
-			bad("child: status %ld in round %ld", st, i);
+			failcase("child: status %ld in round %ld", st, i);
 	}
 	stop = 1;
 	if(waitn(1) != 0)
-		bad("the thread failed", 0, 0);
+		failcase("the thread failed", 0, 0);
 	if(write(fd, "stop", 4) != 4 || write(fd, "pid all", 7) != 7)
-		bad("kpctl stop: errno %ld", errno, 0);
+		failcase("kpctl stop: errno %ld", errno, 0);
 	close(fd);
 	if(readwhole("/dev/kpctl", buf, sizeof buf) < 0 || strstr(buf, "off ") != buf || strstr(buf, " pid all ") == NULL)
-		bad("kpctl status", 0, 0);
+		failcase("kpctl status", 0, 0);
 }
 
 /*
@@ -541,10 +531,10 @@ devbind(void)
 			printf("atk_edge: devbind: FAIL bound onto %s: #c/power is not the device's\n", olds[i]), nfail++;
 		close(fd);
 		if(unmount(NULL, olds[i]) < 0)
-			bad("unmount: errno %ld", errno, 0);
+			failcase("unmount: errno %ld", errno, 0);
 	}
 	if(remove("/tmp/devbind") < 0)
-		bad("remove /tmp/devbind: errno %ld", errno, 0);
+		failcase("remove /tmp/devbind: errno %ld", errno, 0);
 }
 
 /*
@@ -584,7 +574,7 @@ devmode(void)
 		close(dfd);
 	}
 	if(files < 15)
-		bad("%ld device files, not 15 or more", files, 0);
+		failcase("%ld device files, not 15 or more", files, 0);
 }
 
 /* The first bytes of path, as a string; "" if it cannot be read. */
@@ -616,26 +606,26 @@ fileunion(void)
 			fatal(files[i]);
 	for(i = 0; i < 2; i++){
 		if((r = bind("/tmp/fu.a", "/tmp/fu.b", flags[i])) != -1 || errno != ENOTDIR)
-			bad("bind -%c of a file onto a file: %ld", "ba"[i], r);
+			failcase("bind -%c of a file onto a file: %ld", "ba"[i], r);
 		if(strcmp(head("/tmp/fu.b"), "b") != 0)
-			bad("after bind -%c, /tmp/fu.b is not b", "ba"[i], 0);
+			failcase("after bind -%c, /tmp/fu.b is not b", "ba"[i], 0);
 		unmount(NULL, "/tmp/fu.b");
 	}
 	if(bind("/tmp/fu.a", "/tmp/fu.b", MREPL) < 0 || strcmp(head("/tmp/fu.b"), "a") != 0)
-		bad("bind of a file onto a file: errno %ld", errno, 0);
+		failcase("bind of a file onto a file: errno %ld", errno, 0);
 	for(i = 0; i < 2; i++){
 		if((r = bind("/tmp/fu.c", "/tmp/fu.b", flags[i])) != -1 || errno != ENOTDIR)
-			bad("bind -%c of a file onto a bound file: %ld", "ba"[i], r);
+			failcase("bind -%c of a file onto a bound file: %ld", "ba"[i], r);
 		if(strcmp(head("/tmp/fu.b"), "a") != 0)
-			bad("after bind -%c onto the bind, /tmp/fu.b is not a", "ba"[i], 0);
+			failcase("after bind -%c onto the bind, /tmp/fu.b is not a", "ba"[i], 0);
 	}
 	if(unmount(NULL, "/tmp/fu.b") < 0 || strcmp(head("/tmp/fu.b"), "b") != 0)
-		bad("unmount of the file's bind: errno %ld", errno, 0);
+		failcase("unmount of the file's bind: errno %ld", errno, 0);
 	if(unmount(NULL, "/tmp/fu.b") != -1)
-		bad("a bind left on /tmp/fu.b", 0, 0);
+		failcase("a bind left on /tmp/fu.b", 0, 0);
 	for(i = 0; i < 3; i++)
 		if(remove(files[i]) < 0)
-			bad("remove: errno %ld", errno, 0);
+			failcase("remove: errno %ld", errno, 0);
 }
 
 /* The length of path, or -1 if it does not exist. */
@@ -660,23 +650,23 @@ rdtrunc(void)
 	if((fd = create("/tmp/rdtrunc", O_WRONLY, 0664)) < 0 || write(fd, "abc", 3) != 3 || close(fd) < 0)
 		fatal("/tmp/rdtrunc");
 	if((fd = open("/tmp/rdtrunc", O_RDONLY|O_TRUNC)) != -1 || errno != EINVAL)
-		bad("open O_RDONLY|O_TRUNC: %ld, errno %ld", fd, errno);
+		failcase("open O_RDONLY|O_TRUNC: %ld, errno %ld", fd, errno);
 	if((fd = open("/tmp/rdtrunc", O_RDONLY|O_TRUNC|O_CREAT)) != -1 || errno != EINVAL)
-		bad("open O_RDONLY|O_TRUNC|O_CREAT: %ld, errno %ld", fd, errno);
+		failcase("open O_RDONLY|O_TRUNC|O_CREAT: %ld, errno %ld", fd, errno);
 	if(length("/tmp/rdtrunc") != 3)
-		bad("after the opens /tmp/rdtrunc has %ld bytes, not 3", length("/tmp/rdtrunc"), 0);
+		failcase("after the opens /tmp/rdtrunc has %ld bytes, not 3", length("/tmp/rdtrunc"), 0);
 	if((fd = open("/tmp/rdtrunc.new", O_RDONLY|O_TRUNC|O_CREAT)) != -1 || errno != EINVAL)
-		bad("open O_RDONLY|O_TRUNC|O_CREAT of a new file: %ld, errno %ld", fd, errno);
+		failcase("open O_RDONLY|O_TRUNC|O_CREAT of a new file: %ld, errno %ld", fd, errno);
 	if((fd = create("/tmp/rdtrunc.new", O_RDONLY|O_TRUNC, 0664)) != -1 || errno != EINVAL)
-		bad("create O_RDONLY|O_TRUNC: %ld, errno %ld", fd, errno);
+		failcase("create O_RDONLY|O_TRUNC: %ld, errno %ld", fd, errno);
 	if(length("/tmp/rdtrunc.new") != -1){
-		bad("a refused open made /tmp/rdtrunc.new", 0, 0);
+		failcase("a refused open made /tmp/rdtrunc.new", 0, 0);
 		remove("/tmp/rdtrunc.new");
 	}
 	if((fd = open("/tmp/rdtrunc", O_WRONLY|O_TRUNC)) < 0 || close(fd) < 0 || length("/tmp/rdtrunc") != 0)
-		bad("open O_WRONLY|O_TRUNC: %ld, %ld bytes after", fd, length("/tmp/rdtrunc"));
+		failcase("open O_WRONLY|O_TRUNC: %ld, %ld bytes after", fd, length("/tmp/rdtrunc"));
 	if(remove("/tmp/rdtrunc") < 0)
-		bad("remove: errno %ld", errno, 0);
+		failcase("remove: errno %ld", errno, 0);
 }
 
 /*
@@ -697,7 +687,7 @@ devdir(void)
 	for(i = 0; i < sizeof devs / sizeof devs[0]; i++)
 		for(j = 0; j < 3; j++)
 			if((r = bind("/tmp", devs[i], flags[j])) != -1 || errno != EINVAL){
-				bad("bind onto a device's directory: %ld, errno %ld", r, errno);
+				failcase("bind onto a device's directory: %ld, errno %ld", r, errno);
 				printf("atk_edge: devdir: (bind /tmp onto %s, flag %d)\n", devs[i], flags[j]);
 				unmount(NULL, devs[i]);
 			}
@@ -705,9 +695,9 @@ devdir(void)
 	if(mkdir("/tmp/devdir") < 0 || create("/tmp/devdir/seen", O_RDONLY, 0664) < 0)
 		fatal("/tmp/devdir/seen");
 	if(bind("/tmp/devdir", "#/", MAFTER) < 0 || length("/seen") != 0)
-		bad("bind -a onto #/: /seen not there, errno %ld", errno, 0);
+		failcase("bind -a onto #/: /seen not there, errno %ld", errno, 0);
 	if(unmount(NULL, "#/") < 0 || remove("/tmp/devdir/seen") < 0 || remove("/tmp/devdir") < 0)
-		bad("unmount of #/: errno %ld", errno, 0);
+		failcase("unmount of #/: errno %ld", errno, 0);
 }
 
 /*
@@ -729,10 +719,10 @@ rmbind(void)
 			fatal(path);
 		snprintf(path, sizeof path, "#//tmp/rmbind%d", i);
 		if(remove(path) < 0)
-			bad("remove %ld: errno %ld", i, errno);
+			failcase("remove %ld: errno %ld", i, errno);
 	}
 	if(heapnow() != h)
-		bad("heap %ld after, not %ld", heapnow(), h);
+		failcase("heap %ld after, not %ld", heapnow(), h);
 }
 
 /* Is l (NUL for its newline) a line of /dev/ps, as the kernel prints one? */
@@ -844,7 +834,7 @@ pstorn(void)
 	while(wait(NULL) >= 0)
 		;
 	if(bad1 > 0)
-		bad("%ld torn lines in 20 lists read in pieces", bad1, 0);
+		failcase("%ld torn lines in 20 lists read in pieces", bad1, 0);
 }
 
 int
@@ -856,37 +846,37 @@ main(int argc, char **argv)
 		return namechild();
 	if(argc < 2)
 		return 1;
-	test = argv[1];
-	if(strcmp(test, "deep") == 0)
+	testcase = argv[1];
+	if(strcmp(testcase, "deep") == 0)
 		deep();
-	else if(strcmp(test, "offsets") == 0)
+	else if(strcmp(testcase, "offsets") == 0)
 		offsets();
-	else if(strcmp(test, "seg") == 0)
+	else if(strcmp(testcase, "seg") == 0)
 		seg();
-	else if(strcmp(test, "pipekill") == 0)
+	else if(strcmp(testcase, "pipekill") == 0)
 		pipekill();
-	else if(strcmp(test, "pidexit") == 0)
+	else if(strcmp(testcase, "pidexit") == 0)
 		pidexit();
-	else if(strcmp(test, "name") == 0)
+	else if(strcmp(testcase, "name") == 0)
 		name();
-	else if(strcmp(test, "devbind") == 0)
+	else if(strcmp(testcase, "devbind") == 0)
 		devbind();
-	else if(strcmp(test, "devmode") == 0)
+	else if(strcmp(testcase, "devmode") == 0)
 		devmode();
-	else if(strcmp(test, "fileunion") == 0)
+	else if(strcmp(testcase, "fileunion") == 0)
 		fileunion();
-	else if(strcmp(test, "rdtrunc") == 0)
+	else if(strcmp(testcase, "rdtrunc") == 0)
 		rdtrunc();
-	else if(strcmp(test, "devdir") == 0)
+	else if(strcmp(testcase, "devdir") == 0)
 		devdir();
-	else if(strcmp(test, "rmbind") == 0)
+	else if(strcmp(testcase, "rmbind") == 0)
 		rmbind();
-	else if(strcmp(test, "pstorn") == 0)
+	else if(strcmp(testcase, "pstorn") == 0)
 		pstorn();
 	else{
 		fprintf(stderr, "usage: atk_edge offsets|deep|seg|pipekill|pidexit|name|devbind|devmode|fileunion|rdtrunc|devdir|rmbind|pstorn\n");
 		return 1;
 	}
-	printf("atk_edge: %s: %s\n", test, nfail ? "failed" : "ok");
+	printf("atk_edge: %s: %s\n", testcase, nfail ? "failed" : "ok");
 	return nfail != 0;
 }

@@ -41,15 +41,6 @@ enum { KZERO = 0xC0000000, MAXFILE = 4*1024*1024 };
 static char test[32];	/* not argv's: edges writes the stack's last bytes */
 static unsigned int seed = 1;
 
-static void
-bad(const char *fmt, long a, long b)
-{
-	printf("atk_fs: %s: FAIL ", test);
-	printf(fmt, a, b);
-	printf("\n");
-	nfail++;
-}
-
 static unsigned int
 rnd(void)
 {
@@ -77,14 +68,14 @@ race1(int n)
 				break;
 			off = (long[]){ 0, 5000, MAXFILE - 10, MAXFILE, 0x7FFFFFF0 }[rnd() % 5];
 			if(seek(fd, off, SEEK_SET) != off)
-				bad("seek to %ld", off, 0);
+				failcase("seek to %ld", off, 0);
 			k = rnd() % sizeof blk;
 			r = write(fd, blk, k);
 			/* removed since it was opened: ENOENT */
 			if(r == -1 && errno == ENOENT)
 				;
 			else if(k > 0 && (unsigned long)off + k > MAXFILE ? r != -1 || errno != EFBIG : r != k && !(r == -1 && errno == ENOSPC))
-				bad("write of %ld: errno %ld", k, r == -1 ? errno : r);
+				failcase("write of %ld: errno %ld", k, r == -1 ? errno : r);
 			close(fd);
 			break;
 		case 2:
@@ -92,25 +83,25 @@ race1(int n)
 				break;
 			r = read(fd, rbuf, sizeof rbuf);
 			if(r < -1 || r > (long)sizeof rbuf)
-				bad("read: %ld", r, 0);
+				failcase("read: %ld", r, 0);
 			if(r < 0 && errno != EINVAL && errno != ENOENT)
-				bad("read: errno %ld", errno, 0);
+				failcase("read: errno %ld", errno, 0);
 			close(fd);
 			break;
 		case 3:
 			if(remove(p) < 0 && errno != ENOENT && errno != ENOTEMPTY && errno != ENOTDIR)
-				bad("remove: errno %ld", errno, 0);
+				failcase("remove: errno %ld", errno, 0);
 			break;
 		case 4:
 			if(mkdir(p) < 0 && errno != EEXIST && errno != ENOENT && errno != ENOTDIR)
-				bad("mkdir: errno %ld", errno, 0);
+				failcase("mkdir: errno %ld", errno, 0);
 			break;
 		case 5:
 			if((fd = open("/tmp/afs/d", O_RDONLY)) < 0)
 				break;
 			while((r = read(fd, d, sizeof d)) > 0)
 				if(fstat(fd, d) == 0 && (d[0].mode & DMDIR) && r % sizeof d[0] != 0)
-					bad("dir read of %ld", r, 0);
+					failcase("dir read of %ld", r, 0);
 			close(fd);
 			break;
 		case 6:	/* mv: copy, then remove */
@@ -131,10 +122,10 @@ race1(int n)
 			remove(p);
 			r = write(fd, blk, 100);
 			if(r != 100 && !(r == -1 && errno == ENOENT))
-				bad("write to removed: %ld errno %ld", r, errno);
+				failcase("write to removed: %ld errno %ld", r, errno);
 			r = read(fd, rbuf, 100);
 			if(r > 100)
-				bad("read of removed: %ld", r, 0);
+				failcase("read of removed: %ld", r, 0);
 			close(fd);
 			break;
 		case 8:
@@ -158,14 +149,14 @@ race(int n)
 			exit(nfail != 0);
 		}
 	if(waitn(4) != 0)
-		bad("a racer failed", 0, 0);
+		failcase("a racer failed", 0, 0);
 	remove("/tmp/afs/d/x");
 	remove("/tmp/afs/d/e");
 	remove("/tmp/afs/d");
 	remove("/tmp/afs/a");
 	remove("/tmp/afs/b");
 	if(remove("/tmp/afs") < 0)
-		bad("/tmp/afs not empty: errno %ld", errno, 0);
+		failcase("/tmp/afs not empty: errno %ld", errno, 0);
 }
 
 static void
@@ -182,15 +173,15 @@ fill(void)
 		close(fd);
 	}
 	if(errno != ENOSPC)
-		bad("create %ld: errno %ld", n, errno);
+		failcase("create %ld: errno %ld", n, errno);
 	if(mkdir("/tmp/fill/dir") != -1 || errno != ENOSPC)
-		bad("mkdir in a full table: errno %ld", errno, 0);
+		failcase("mkdir in a full table: errno %ld", errno, 0);
 	if(fork() == 0){
 		exec("/bin/echo", (char*[]){ "echo", "atk_fs: exec in a full table", NULL });
 		_exit(1);
 	}
 	if(wait(&st) < 0 || st != 0)
-		bad("exec in a full table: %ld", st, 0);
+		failcase("exec in a full table: %ld", st, 0);
 	for(m = 0; m < n; m++){
 		snprintf(name, sizeof name, "/tmp/fill/%d", m);
 		if((fd = open(name, O_WRONLY)) < 0)
@@ -202,20 +193,20 @@ fill(void)
 		close(fd);
 	}
 	if(errno != ENOSPC)
-		bad("filled %ld files: errno %ld", m, errno);
+		failcase("filled %ld files: errno %ld", m, errno);
 	if(fork() == 0){
 		exec("/bin/echo", (char*[]){ "echo", "atk_fs: exec with the files' memory full", NULL });
 		_exit(1);
 	}
 	if(wait(&st) < 0 || st != 0)
-		bad("exec with memory full: %ld", st, 0);
+		failcase("exec with memory full: %ld", st, 0);
 	for(m = 0; m < n; m++){
 		snprintf(name, sizeof name, "/tmp/fill/%d", m);
 		if(remove(name) < 0)
-			bad("remove %ld: errno %ld", m, errno);
+			failcase("remove %ld: errno %ld", m, errno);
 	}
 	if(remove("/tmp/fill") < 0)
-		bad("remove /tmp/fill: errno %ld", errno, 0);
+		failcase("remove /tmp/fill: errno %ld", errno, 0);
 }
 
 static void
@@ -248,7 +239,7 @@ trunc(int n)
 		close(fd);
 		for(k = 1; k < r; k++)
 			if(rbuf[k] != rbuf[0]){
-				bad("read %ld: byte %ld differs", i, k);
+				failcase("read %ld: byte %ld differs", i, k);
 				break;
 			}
 	}
@@ -364,7 +355,7 @@ pipes(void)
 	sleep(30);
 	kill(pid);
 	if(wait(&st) < 0 || wait(&n) < 0 || st != 255 || n != 255)
-		bad("reader and writer: status %ld and %ld", st, n);
+		failcase("reader and writer: status %ld and %ld", st, n);
 	/* the writer killed mid-transfer: the reader gets what was written, then end of file */
 	if(pipe(pfd) < 0)
 		fatal("pipe");
@@ -376,18 +367,18 @@ pipes(void)
 	close(pfd[1]);
 	for(n = 0; n < 100; n++)
 		if(read(pfd[0], rbuf, 4096) <= 0)
-			bad("read from a live writer", 0, 0);
+			failcase("read from a live writer", 0, 0);
 	kill(pid);
 	while((r = read(pfd[0], rbuf, sizeof rbuf)) > 0)
 		;
 	if(r != 0 || wait(&st) != pid || st != 255)
-		bad("after the writer's kill: read %ld, status %ld", r, st);
+		failcase("after the writer's kill: read %ld, status %ld", r, st);
 	close(pfd[0]);
 	/* descriptors full of pipes */
 	for(n = 0; n < 64 && pipe(fds + n) == 0; n += 2)
 		;
 	if(n == 64 || errno != EMFILE)
-		bad("pipes to %ld: errno %ld", n, errno);
+		failcase("pipes to %ld: errno %ld", n, errno);
 	while(n > 0){
 		n -= 2;
 		close(fds[n]);
@@ -437,12 +428,12 @@ notes(int n)
 				sleep(1000);
 		}
 		if(wait(&st) != mid || st != 255)
-			bad("round %ld: mid's status %ld", i, st);
+			failcase("round %ld: mid's status %ld", i, st);
 		/* two threads, each waiting for a child of its own */
 		thread(waitone, 5);
 		thread(waitone, 6);
 		if(waitn(2) != 0)
-			bad("round %ld: a thread's wait", i, 0);
+			failcase("round %ld: a thread's wait", i, 0);
 	}
 	if((fd = open("/dev/kpctl", O_WRONLY)) < 0)
 		fatal("kpctl");
@@ -460,7 +451,7 @@ notes(int n)
 			}
 	for(i = 0; i < n; i++){
 		if(write(fd, "arcs on", 7) != 7 || write(fd, "arcs off", 8) != 8)
-			bad("arcs: errno %ld", errno, 0);
+			failcase("arcs: errno %ld", errno, 0);
 		if(i % 8 == 0)
 			kill(pid[i / 8 % 3]);
 	}
@@ -480,6 +471,7 @@ main(int argc, char **argv)
 	if(argc < 2)
 		fatal("usage: atk_fs race N | fill | trunc N | edges | pipes | notes N");
 	strlcpy(test, argv[1], sizeof test);
+	testcase = test;
 	n = argc > 2 ? atoi(argv[2]) : 100;
 	if(strcmp(test, "race") == 0)
 		race(n);

@@ -57,16 +57,6 @@ enum {
 	Nmount	= 32,		/* the mount table (kern/dat.h) */
 };
 
-static char *test;
-
-static void
-bad(const char *fmt, long a, long b)
-{
-	printf("atk_odd: %s: FAIL ", test);
-	printf(fmt, a, b);
-	printf("\n");
-	nfail++;
-}
 
 /* A page of heap whose next page is not there: its address. */
 static char *
@@ -88,34 +78,34 @@ dirread1(const char *path, int fd, long off, long n, char *buf, long room)
 
 	memset(buf, Guard, room);
 	if(seek(fd, off, SEEK_SET) != off){
-		bad("seek to %ld: %ld", off, errno);
+		failcase("seek to %ld: %ld", off, errno);
 		return;
 	}
 	r = read(fd, buf, n);
 	if(n < DIRSZ){
 		if(r != -1 || errno != EINVAL)
-			bad("read of %ld bytes, under a Dir: %ld", n, r);
+			failcase("read of %ld bytes, under a Dir: %ld", n, r);
 		return;
 	}
 	if(r < 0 || r > n || r % DIRSZ != 0){
 		printf("atk_odd: dirs: %s\n", path);
-		bad("read at %ld: %ld", off, r);
+		failcase("read at %ld: %ld", off, r);
 		return;
 	}
 	for(i = r; i < room; i++)
 		if((unsigned char)buf[i] != Guard){
 			printf("atk_odd: dirs: %s at %ld\n", path, off);
-			bad("read of %ld wrote byte %ld", r, i);
+			failcase("read of %ld wrote byte %ld", r, i);
 			break;
 		}
 	for(i = 0; i < r; i += DIRSZ){
 		d = (struct Dir*)(buf + i);
 		if(memchr(d->name, '\0', sizeof d->name) == NULL || d->name[0] == '\0')
-			bad("read at %ld: entry %ld with a bad name", off, i / DIRSZ);
+			failcase("read at %ld: entry %ld with a bad name", off, i / DIRSZ);
 	}
 	at = seek(fd, 0, SEEK_CUR);
 	if(at < 0 || (r > 0 && at != off + r) || (r == 0 && at != off))
-		bad("offset after a read of %ld: %ld", r, at);
+		failcase("offset after a read of %ld: %ld", r, at);
 }
 
 static void
@@ -134,7 +124,7 @@ dirs(void)
 		if((fd = open(paths[i], O_RDONLY)) < 0){
 			if(strcmp(paths[i], "#S") == 0 && errno == ENOENT)
 				continue;	/* only in the test kernel */
-			bad("open of directory %ld: %ld", i, errno);
+			failcase("open of directory %ld: %ld", i, errno);
 			continue;
 		}
 		for(j = 0; j < sizeof offs / sizeof offs[0]; j++)
@@ -151,14 +141,14 @@ dirs(void)
 		seek(fd, 0, SEEK_SET);
 		r = read(fd, edge + PG - 2*DIRSZ + i, 2*DIRSZ);
 		if(r != -1 || errno != EFAULT)
-			bad("read into a page not there: %ld, errno %ld", r, errno);
+			failcase("read into a page not there: %ld, errno %ld", r, errno);
 		for(j = 0; j < PG; j++)
 			if((unsigned char)edge[j] != Guard){
-				bad("a failed read wrote byte %ld (start %ld)", j, i);
+				failcase("a failed read wrote byte %ld (start %ld)", j, i);
 				break;
 			}
 		if(seek(fd, 0, SEEK_CUR) != 0)
-			bad("a failed read moved the offset to %ld%ld", seek(fd, 0, SEEK_CUR), 0);
+			failcase("a failed read moved the offset to %ld%ld", seek(fd, 0, SEEK_CUR), 0);
 	}
 	close(fd);
 }
@@ -174,13 +164,13 @@ refuse(const char *path, int fd, const char *msg, long n)
 	r = write(fd, msg, n);
 	if(r != -1 || errno != EINVAL){
 		printf("atk_odd: ctl: %s took \"%.*s\" (%ld bytes)\n", path, (int)(n < 40 ? n : 40), msg, n);
-		bad("write: %ld, errno %ld", r, errno);
+		failcase("write: %ld, errno %ld", r, errno);
 		return;
 	}
 	errstr(err, sizeof err);
 	if(strstr(err, "bad") == NULL){
 		printf("atk_odd: ctl: %s: \"%.*s\": %s\n", path, (int)(n < 40 ? n : 40), msg, err);
-		bad("an error that does not say the message is bad%ld%ld", 0, 0);
+		failcase("an error that does not say the message is bad%ld%ld", 0, 0);
 	}
 }
 
@@ -212,7 +202,7 @@ ctl(void)
 		if((fd = open(files[i], O_WRONLY)) < 0){
 			if(i == 3 && errno == ENOENT)
 				continue;	/* #S: only in the test kernel */
-			bad("open of control file %ld: errno %ld", i, errno);
+			failcase("open of control file %ld: errno %ld", i, errno);
 			continue;
 		}
 		for(j = 0; j < sizeof common / sizeof common[0]; j++){
@@ -233,62 +223,62 @@ ctl(void)
 		/* A message that runs into a page not there: EFAULT, nothing done. */
 		memcpy(edge + PG - 3, "off", 3);
 		if(write(fd, edge + PG - 3, 4) != -1 || errno != EFAULT)
-			bad("write into a page not there: errno %ld%ld", errno, 0);
+			failcase("write into a page not there: errno %ld%ld", errno, 0);
 		if(write(fd, (char*)0xBFFFFFFF, 2) != -1 || errno != EFAULT)
-			bad("write across KZERO: errno %ld%ld", errno, 0);
+			failcase("write across KZERO: errno %ld%ld", errno, 0);
 		if(write(fd, "stop", -1) != -1 || errno != EINVAL)
-			bad("write of -1 bytes: errno %ld%ld", errno, 0);
+			failcase("write of -1 bytes: errno %ld%ld", errno, 0);
 		close(fd);
 	}
 	if(readwhole("#T/kpctl", after, sizeof after) < 0)
 		fatal("kpctl");
 	if(strcmp(before, after) != 0){
 		printf("atk_odd: ctl: kpctl was: %safter: %s", before, after);
-		bad("refused messages changed kprof%ld%ld", 0, 0);
+		failcase("refused messages changed kprof%ld%ld", 0, 0);
 	}
 	/* Files that take no messages refuse to open for writing. */
 	static const char *rdonly[] = { "#T/kpdata", "#T/kpstack", "#c/time", "#c/ps", "#c/sysstat" };
 	for(i = 0; i < sizeof rdonly / sizeof rdonly[0]; i++)
 		if((fd = open(rdonly[i], O_WRONLY)) >= 0 || errno != EACCES){
-			bad("open of read-only file %ld to write: errno %ld", i, errno);
+			failcase("open of read-only file %ld to write: errno %ld", i, errno);
 			if(fd >= 0)
 				close(fd);
 		}
 	/* Odd modes: made by create, opened with O_CREAT, O_APPEND or O_TRUNC. */
 	if((fd = create("#c/null", O_WRONLY, 0666)) >= 0 || errno != EEXIST)
-		bad("create of #c/null: %ld, errno %ld", fd, errno);
+		failcase("create of #c/null: %ld, errno %ld", fd, errno);
 	if((fd = create("#c/new", O_WRONLY, 0666)) >= 0 || errno != EACCES)
-		bad("create in #c: %ld, errno %ld", fd, errno);
+		failcase("create in #c: %ld, errno %ld", fd, errno);
 	if((fd = open("#|/new", O_WRONLY|O_CREAT)) >= 0 || errno != EACCES)
-		bad("open with O_CREAT in #|: %ld, errno %ld", fd, errno);
+		failcase("open with O_CREAT in #|: %ld, errno %ld", fd, errno);
 	if((fd = open("#T/kpnew", O_RDONLY|O_CREAT)) >= 0 || errno != EACCES)
-		bad("open with O_CREAT in #T: %ld, errno %ld", fd, errno);
+		failcase("open with O_CREAT in #T: %ld, errno %ld", fd, errno);
 	if((fd = open("#c/null", O_RDWR|O_APPEND|O_CREAT|O_TRUNC)) < 0)
-		bad("open of #c/null with every flag: errno %ld%ld", errno, 0);
+		failcase("open of #c/null with every flag: errno %ld%ld", errno, 0);
 	else{
 		if(write(fd, "x", 1) != 1 || read(fd, nul, 1) != 0)
-			bad("#c/null with every flag: errno %ld%ld", errno, 0);
+			failcase("#c/null with every flag: errno %ld%ld", errno, 0);
 		close(fd);
 	}
 	if((fd = open("#T/kpctl", O_RDWR|O_APPEND)) < 0)
-		bad("open of kpctl with O_APPEND: errno %ld%ld", errno, 0);
+		failcase("open of kpctl with O_APPEND: errno %ld%ld", errno, 0);
 	else{
 		refuse("#T/kpctl", fd, "bogus", 5);
 		close(fd);
 	}
 	if((fd = open("#T/kpctl", O_WRONLY|O_TRUNC)) < 0)
-		bad("open of kpctl with O_TRUNC: errno %ld%ld", errno, 0);
+		failcase("open of kpctl with O_TRUNC: errno %ld%ld", errno, 0);
 	else
 		close(fd);
 	if((fd = open("#|/data", O_RDONLY|O_TRUNC)) >= 0 || errno != EINVAL)
-		bad("open of a pipe O_RDONLY|O_TRUNC: %ld, errno %ld", fd, errno);
+		failcase("open of a pipe O_RDONLY|O_TRUNC: %ld, errno %ld", fd, errno);
 	if((fd = open("#|/data1", O_WRONLY|O_TRUNC)) >= 0 || errno != EACCES)
-		bad("open of a pipe with O_TRUNC: %ld, errno %ld", fd, errno);
+		failcase("open of a pipe with O_TRUNC: %ld, errno %ld", fd, errno);
 	for(i = 4; i < 32; i++){
 		if(i == 6 || i == 9 || i == 10)	/* O_CREAT, O_TRUNC, O_APPEND */
 			continue;
 		if((fd = open("#c/null", O_RDONLY | 1<<i)) >= 0 || errno != EINVAL)
-			bad("open with mode bit %ld: errno %ld", i, errno);
+			failcase("open with mode bit %ld: errno %ld", i, errno);
 	}
 }
 
@@ -436,13 +426,13 @@ fds(int rounds)
 			if((w = wait(&status)) < 0)
 				fatal("wait");
 			if(status != 0 && !(w == pid[Nwriter + Nreader + round % Nother] && status == 255))
-				bad("a child exited %ld (pid %ld)", status, w);
+				failcase("a child exited %ld (pid %ld)", status, w);
 		}
 		for(total = 0; read(resfd[0], &got, sizeof got) == sizeof got; )
 			total += got;
 		close(resfd[0]);
 		if(total != (long)Nwriter * Nbytes)
-			bad("the readers read %ld bytes of %ld", total, (long)Nwriter * Nbytes);
+			failcase("the readers read %ld bytes of %ld", total, (long)Nwriter * Nbytes);
 		remove("/tmp/atk_odd.f");
 	}
 }
@@ -472,7 +462,7 @@ execdev(void)
 		if((w = wait(&status)) < 0)
 			fatal("wait");
 		if(status == 0 || status == 100)
-			bad("an exec that ran: status %ld (pid %ld)", status, w);
+			failcase("an exec that ran: status %ld (pid %ld)", status, w);
 	}
 }
 
@@ -525,7 +515,7 @@ storm(int rounds)
 		for(i = 0; i < 4; i++)
 			kill(c + i);
 		if(wait(&status) != c || (status != 0 && status != 255))
-			bad("a child of the storm: status %ld (round %ld)", status, r);
+			failcase("a child of the storm: status %ld (round %ld)", status, r);
 	}
 }
 
@@ -595,7 +585,7 @@ walker(int i)
 			for(j = 0; j < 8; j++){
 				seek(fd, (k >> (j + 4)) % (4*DIRSZ), SEEK_SET);
 				if(read(fd, buf, sizeof buf) < 0 && errno != ENOENT)
-					bad("read of a union: errno %ld%ld", errno, 0);
+					failcase("read of a union: errno %ld%ld", errno, 0);
 			}
 			close(fd);
 		}
@@ -630,7 +620,7 @@ binds(int ms)
 	mkdir("/tmp/atk_odd");
 	mkdir("/tmp/atk_odd/a");
 	if(nwalk == 0 || nbind == 0)
-		bad("%ld walks, %ld binds", nwalk, nbind);
+		failcase("%ld walks, %ld binds", nwalk, nbind);
 	/* The table takes its 32 binds again, less those the boot made. */
 	for(i = 0; i < Nmount; i++){
 		snprintf(path, sizeof path, "/tmp/atk_odd/m%d", i);
@@ -638,7 +628,7 @@ binds(int ms)
 			break;
 	}
 	if(i < Nmount/2)
-		bad("only %ld binds after the cycles (errno %ld)", i, errno);
+		failcase("only %ld binds after the cycles (errno %ld)", i, errno);
 	for(i = 0; i < Nmount; i++){
 		snprintf(path, sizeof path, "/tmp/atk_odd/m%d", i);
 		unmount(NULL, path);
@@ -647,7 +637,7 @@ binds(int ms)
 	remove("/tmp/atk_odd/a");
 	remove("/tmp/atk_odd");
 	if(stat("#//tmp/atk_odd", &d) == 0)
-		bad("/tmp/atk_odd left after the cleaning%ld%ld", 0, 0);
+		failcase("/tmp/atk_odd left after the cleaning%ld%ld", 0, 0);
 }
 
 /*
@@ -700,18 +690,18 @@ clean(const char *dir)
 	/* What is left bound cannot be reached by its name, or cannot be undone. */
 	for(i = 0; i < ncleaned; i++)
 		if(unmount(NULL, cleaned[i]) == 0 || errno != EINVAL){
-			printf("atk_odd: %s: unmount %s: %s\n", test, cleaned[i], strerror(errno));
-			bad("a bind left%ld%ld", 0, 0);
+			printf("atk_odd: %s: unmount %s: %s\n", testcase, cleaned[i], strerror(errno));
+			failcase("a bind left%ld%ld", 0, 0);
 		}
 	for(i = ncleaned - 1; i >= 0; i--){
 		snprintf(p, sizeof p, "#/%s", cleaned[i]);
 		if(remove(p) < 0){
-			printf("atk_odd: %s: remove %s: %s\n", test, p, strerror(errno));
-			bad("a file left%ld%ld", 0, 0);
+			printf("atk_odd: %s: remove %s: %s\n", testcase, p, strerror(errno));
+			failcase("a file left%ld%ld", 0, 0);
 		}
 		free(cleaned[i]);
 	}
-	if(strcmp(test, "clean") == 0)
+	if(strcmp(testcase, "clean") == 0)
 		printf("atk_odd: clean: %d names, %d unmounts\n", ncleaned, n);
 	ncleaned = 0;
 }
@@ -725,29 +715,29 @@ main(int argc, char *argv[])
 		fprintf(stderr, "usage: atk_odd dirs|ctl|fds|binds|execdev|storm [rounds] | clean dir\n");
 		return 1;
 	}
-	test = argv[1];
+	testcase = argv[1];
 	if(argc == 3)
 		n = atoi(argv[2]);
-	if(strcmp(test, "dirs") == 0)
+	if(strcmp(testcase, "dirs") == 0)
 		dirs();
-	else if(strcmp(test, "ctl") == 0)
+	else if(strcmp(testcase, "ctl") == 0)
 		ctl();
-	else if(strcmp(test, "fds") == 0)
+	else if(strcmp(testcase, "fds") == 0)
 		fds(n > 0 ? n : 10);
-	else if(strcmp(test, "binds") == 0)
+	else if(strcmp(testcase, "binds") == 0)
 		binds(n > 0 ? n : 2000);
-	else if(strcmp(test, "storm") == 0)
+	else if(strcmp(testcase, "storm") == 0)
 		storm(n > 0 ? n : 100);
-	else if(strcmp(test, "execdev") == 0)
+	else if(strcmp(testcase, "execdev") == 0)
 		execdev();
-	else if(strcmp(test, "clean") == 0 && argc == 3){
+	else if(strcmp(testcase, "clean") == 0 && argc == 3){
 		clean(argv[2]);
 		return 0;
 	}
 	else{
-		fprintf(stderr, "atk_odd: unknown test %s\n", test);
+		fprintf(stderr, "atk_odd: unknown test %s\n", testcase);
 		return 1;
 	}
-	printf("atk_odd: %s: %s\n", test, nfail ? "failed" : "ok");
+	printf("atk_odd: %s: %s\n", testcase, nfail ? "failed" : "ok");
 	return nfail != 0;
 }

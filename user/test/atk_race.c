@@ -48,16 +48,6 @@ enum {
 #define USED(x)	((void)(x))
 #define nelem(a)	(sizeof(a)/sizeof((a)[0]))
 
-static char *test;
-
-static void
-bad(const char *fmt, long a, long b)
-{
-	printf("atk_race: %s: FAIL ", test);
-	printf(fmt, a, b);
-	printf("\n");
-	nfail++;
-}
 
 /*
  * calls: the heap's last two pages are S, which stays, and T, which
@@ -75,7 +65,7 @@ toggler(int arg)
 	USED(arg);
 	while(!stop){
 		if(sbrk(-PG) == (void*)-1 || sbrk(PG) == (void*)-1){
-			bad("toggler: sbrk failed", 0, 0);
+			failcase("toggler: sbrk failed", 0, 0);
 			break;
 		}
 	}
@@ -92,11 +82,11 @@ put(int fd[2], char *p, const void *s, long n)
 	char junk[64];
 
 	if(write(fd[1], s, n) != n)
-		bad("put: write", 0, 0);
+		failcase("put: write", 0, 0);
 	if(read(fd[0], p, n) == n)
 		return 1;
 	if(read(fd[0], junk, n) != n)
-		bad("put: pipe not drained", 0, 0);
+		failcase("put: pipe not drained", 0, 0);
 	return 0;
 }
 
@@ -130,10 +120,10 @@ call1(int k, char *p, long n, int pfd[2], int filefd, char *tmp, const char *mnt
 		if(n > Psize)
 			n = Psize;
 		if(write(pfd[1], tmp, n) != n)
-			bad("write to own pipe", 0, 0);
+			failcase("write to own pipe", 0, 0);
 		r = read(pfd[0], p, n);
 		if(r < 0 && read(pfd[0], tmp, n) != n)
-			bad("pipe not drained", 0, 0);
+			failcase("pipe not drained", 0, 0);
 		return r;
 	case 2:	/* p's bytes out */
 		seek(filefd, 0, 0);
@@ -177,14 +167,14 @@ call1(int k, char *p, long n, int pfd[2], int filefd, char *tmp, const char *mnt
 		return 0;
 	case 13:	/* new in T; old not: a string torn by T's zeroing could name /tmp, and hide it all */
 		if(bind(inT(pfd, PG - 128, DIR "/a"), mnt, MREPL) == 0 && unmount(NULL, mnt) < 0)
-			bad("bind's unmount failed", 0, 0);
+			failcase("bind's unmount failed", 0, 0);
 		return 0;
 	case 14:	/* exec of no program, its path and arguments in T: read, then it fails */
 		argv[0] = inT(pfd, PG - 64, "x");
 		argv[1] = inT(pfd, PG - 32, "y");
 		argv[2] = NULL;
 		if(exec(inT(pfd, PG - 128, DIR "/nonesuch"), argv) == 0)
-			bad("exec of nothing returned 0", 0, 0);
+			failcase("exec of nothing returned 0", 0, 0);
 		if(put(pfd, T + PG - 16, argv, sizeof argv))
 			exec(DIR "/nonesuch", (char**)(T + PG - 16));
 		return 0;
@@ -234,11 +224,11 @@ caller(int id)
 	snprintf(mnt, sizeof mnt, DIR "/b%d", id);
 	mkdir(mnt);
 	if((filefd = create(name, O_RDWR, 0664)) < 0 || pipe(pfd) < 0){
-		bad("caller setup", 0, 0);
+		failcase("caller setup", 0, 0);
 		return;
 	}
 	if(write(filefd, tmp, PG) != PG || write(filefd, tmp, PG) != PG)
-		bad("caller setup write", 0, 0);
+		failcase("caller setup write", 0, 0);
 	/*
 	 * rounds calls, and more, up to 20 times as many, until some have
 	 * faulted and some moved bytes: outside -d a host busy with other
@@ -264,9 +254,9 @@ caller(int id)
 		if(r > 0)
 			__sync_fetch_and_add(&nmoved, 1);
 		if(r > n)
-			bad("call moved %ld bytes of %ld", r, n);
+			failcase("call moved %ld bytes of %ld", r, n);
 		if(!guardok())
-			bad("S changed under call %ld", k, 0);
+			failcase("S changed under call %ld", k, 0);
 	}
 	close(filefd);
 	remove(mnt);
@@ -296,14 +286,14 @@ testcalls(void)
 	for(i = 0; i < Ncaller; i++)
 		thread(caller, i);
 	if(waitn(Ncaller) != 0)
-		bad("a caller died", 0, 0);
+		failcase("a caller died", 0, 0);
 	stop = 1;
 	if(waitn(1) != 0)
-		bad("the toggler died", 0, 0);
+		failcase("the toggler died", 0, 0);
 	USED(pid);
 	/* Both must happen, or the race was not run. */
 	if(nfault == 0 || nmoved == 0)
-		bad("%ld calls faulted, %ld moved bytes: no race", nfault, nmoved);
+		failcase("%ld calls faulted, %ld moved bytes: no race", nfault, nmoved);
 	printf("atk_race: calls: %d calls, %d faulted, %d moved bytes\n", ncall, nfault, nmoved);
 	remove(DIR "/f");
 	remove(DIR "/a");
@@ -345,11 +335,11 @@ execer(int id)
 			_exit(errno == ENOEXEC ? 3 : 4);
 		}
 		if(pid < 0 || wait(&st) != pid){
-			bad("execer %ld: fork or wait", id, 0);
+			failcase("execer %ld: fork or wait", id, 0);
 			return;
 		}
 		if(st != 0 && st != 3)
-			bad("exec of a changing program: status %ld", st, 0);
+			failcase("exec of a changing program: status %ld", st, 0);
 		__sync_fetch_and_add(st == 0 ? &nran : &nnoexec, 1);
 	}
 }
@@ -392,12 +382,12 @@ testexec(void)
 	for(i = 0; i < Ncopy; i++)
 		thread(execer, i);
 	if(waitn(Ncopy) != 0)
-		bad("an execer died", 0, 0);
+		failcase("an execer died", 0, 0);
 	kill(rw);
 	wait(&st);
 	/* Both must happen, or the race was not run. */
 	if(nran == 0 || nnoexec == 0)
-		bad("%ld execs ran, %ld failed: no race", nran, nnoexec);
+		failcase("%ld execs ran, %ld failed: no race", nran, nnoexec);
 	printf("atk_race: exec: %d execs of a changing program: %d ran, %d failed\n", Ncopy*rounds, nran, nnoexec);
 	/* Two threads of one image exec at once, while a third moves its heap. */
 	for(i = 0; i < rounds / 4; i++){
@@ -408,7 +398,7 @@ testexec(void)
 			_exit(waitn(3));
 		}
 		if(pid < 0 || wait(&st) != pid || st != 0)
-			bad("two threads' exec: status %ld", st, 0);
+			failcase("two threads' exec: status %ld", st, 0);
 	}
 	remove(PROG);
 	free(prog);
@@ -479,18 +469,18 @@ testexhaust(void)
 				filler(n);
 		}
 		if(n < 4)
-			bad("only %ld children", n, 0);
+			failcase("only %ld children", n, 0);
 		sleep(50);
 		for(i = 0; i < n; i++)
 			if(kill(pids[i]) < 0)
-				bad("kill of child %ld", i, 0);
+				failcase("kill of child %ld", i, 0);
 		for(i = 0; i < n; i++){
 			if((r = wait(&st)) < 0){
-				bad("wait: only %ld of %ld", i, n);
+				failcase("wait: only %ld of %ld", i, n);
 				break;
 			}
 			if(st != Killed)
-				bad("a child's status %ld", st, 0);
+				failcase("a child's status %ld", st, 0);
 		}
 		total += n;
 	}
@@ -542,14 +532,14 @@ teststacktop(void)
 	for(i = 0; i < nelem(c); i++){
 		callat(c[i].sp, c[i].num, &ax, &dx);
 		if(ax != (uint32_t)-1 || dx != EFAULT)
-			bad("call %ld at the top: returned %ld", i, ax);
+			failcase("call %ld at the top: returned %ld", i, ax);
 	}
 	/* With its words all below KZERO, the call is made. */
 	callat(KZERO - 8, SYS_getpid, &ax, &dx);
 	if((int)ax != getpid())
-		bad("getpid at the top returned %ld", ax, 0);
+		failcase("getpid at the top returned %ld", ax, 0);
 	if(memcmp(top, (void*)(KZERO - 16), sizeof top) != 0)
-		bad("the stack's top changed", 0, 0);
+		failcase("the stack's top changed", 0, 0);
 }
 
 int
@@ -559,22 +549,22 @@ main(int argc, char *argv[])
 		fprintf(stderr, "usage: atk_race calls|exec|exhaust|stacktop [rounds]\n");
 		return 2;
 	}
-	test = argv[1];
+	testcase = argv[1];
 	rounds = argc > 2 ? atoi(argv[2]) : 100;
 	mkdir(DIR);
-	if(strcmp(test, "calls") == 0)
+	if(strcmp(testcase, "calls") == 0)
 		testcalls();
-	else if(strcmp(test, "exec") == 0)
+	else if(strcmp(testcase, "exec") == 0)
 		testexec();
-	else if(strcmp(test, "exhaust") == 0)
+	else if(strcmp(testcase, "exhaust") == 0)
 		testexhaust();
-	else if(strcmp(test, "stacktop") == 0)
+	else if(strcmp(testcase, "stacktop") == 0)
 		teststacktop();
 	else{
-		fprintf(stderr, "atk_race: unknown test %s\n", test);
+		fprintf(stderr, "atk_race: unknown test %s\n", testcase);
 		return 2;
 	}
 	remove(DIR);
-	printf("atk_race: %s: %s\n", test, nfail ? "failed" : "ok");
+	printf("atk_race: %s: %s\n", testcase, nfail ? "failed" : "ok");
 	return nfail != 0;
 }

@@ -46,16 +46,6 @@ enum {
 	Argmax	= 4096,
 };
 
-static char *test;
-
-static void
-bad(const char *fmt, long a, long b)
-{
-	printf("atk_share: %s: FAIL ", test);
-	printf(fmt, a, b);
-	printf("\n");
-	nfail++;
-}
 
 /* blocked: what each thread sends back on the result pipe, from its own stack. */
 typedef struct Res Res;
@@ -160,31 +150,31 @@ blocked(int rounds)
 		if(write(afd[1], "hello", 5) != 5)
 			fatal("write a");
 		if(read(bfd[0], got, Psize) != Psize)	/* the filling */
-			bad("round %ld: the full pipe's first 4 KB", r, 0);
+			failcase("round %ld: the full pipe's first 4 KB", r, 0);
 		for(n = 0; n < Nwrite && (i = read(bfd[0], got + n, Nwrite - n)) > 0; n += i)
 			;
 		if(n != Nwrite)
-			bad("round %ld: read %ld bytes of the writer's", r, n);
+			failcase("round %ld: read %ld bytes of the writer's", r, n);
 		else if(r % 3 != 2)
 			for(i = 0; i < Nwrite; i++)
 				if((unsigned char)got[i] != i % 251){
-					bad("round %ld: the byte at %ld changed", r, i);
+					failcase("round %ld: the byte at %ld changed", r, i);
 					break;
 				}
 		seen = 0;
 		while((n = read(resfd[0], &res, sizeof res)) == sizeof res){
 			seen |= 1 << res.who;
 			if(res.who == 0 && res.r != 5)
-				bad("round %ld: the reader's read: %ld", r, res.r);
+				failcase("round %ld: the reader's read: %ld", r, res.r);
 			if(res.who == 1 && res.r != Nwrite)
-				bad("round %ld: the writer's write: %ld", r, res.r);
+				failcase("round %ld: the writer's write: %ld", r, res.r);
 			if(res.who == 2 && res.r != 0)
-				bad("round %ld: the waiter's wait: %ld", r, res.r);
+				failcase("round %ld: the waiter's wait: %ld", r, res.r);
 		}
 		if(seen != 7)
-			bad("round %ld: results from threads %#lx", r, seen);
+			failcase("round %ld: results from threads %#lx", r, seen);
 		if(wait(&status) != pid || status != 0)
-			bad("round %ld: the child's status %ld", r, status);
+			failcase("round %ld: the child's status %ld", r, status);
 		close(afd[1]);
 		close(bfd[0]);
 		close(resfd[0]);
@@ -212,17 +202,17 @@ pipes(void)
 		fatal("write");
 	errno = 0;
 	if((n = read(p[0], end - 50, 100)) != -1 || errno != EFAULT)
-		bad("read past the heap's end: %ld, errno %ld", n, errno);
+		failcase("read past the heap's end: %ld, errno %ld", n, errno);
 	errno = 0;
 	if((n = write(p[1], src, 0x7fffffff)) != -1 || errno != EFAULT)
-		bad("write of 2^31-1 bytes: %ld, errno %ld", n, errno);
+		failcase("write of 2^31-1 bytes: %ld, errno %ld", n, errno);
 	errno = 0;
 	if((n = write(p[1], end - 100, 200)) != -1 || errno != EFAULT)
-		bad("write from past the heap's end: %ld, errno %ld", n, errno);
+		failcase("write from past the heap's end: %ld, errno %ld", n, errno);
 	if(fstat(p[0], &d) < 0 || d.length != 200)
-		bad("the pipe holds %ld bytes, not 200", (long)d.length, 0);
+		failcase("the pipe holds %ld bytes, not 200", (long)d.length, 0);
 	if((n = read(p[0], buf, sizeof buf)) != 200 || memcmp(buf, src, 200) != 0)
-		bad("read after: %ld bytes, or not the bytes written", n, 0);
+		failcase("read after: %ld bytes, or not the bytes written", n, 0);
 	close(p[0]);
 	close(p[1]);
 }
@@ -255,17 +245,17 @@ zombies(void)
 		for(i = 0; i < n && pids[i] != pid; i++)
 			;
 		if(i == n || seen[i]++)
-			bad("wait gave pid %ld, not a child or twice", pid, 0);
+			failcase("wait gave pid %ld, not a child or twice", pid, 0);
 		else if(status != (i << 16 | 3))
-			bad("child %ld: status %#lx", i, status);
+			failcase("child %ld: status %#lx", i, status);
 	}
 	if(got != n || errno != ECHILD)
-		bad("collected %ld of %ld", got, n);
+		failcase("collected %ld of %ld", got, n);
 	/* Orphans: a child fills the table and exits without waiting. */
 	if((pid = fork()) == 0)
 		_exit(fillzombies(pids, 128) > 0 ? 0 : 1);
 	if(pid < 0 || wait(&status) != pid || status != 0)
-		bad("the orphans' parent: status %ld", status, 0);
+		failcase("the orphans' parent: status %ld", status, 0);
 	/* init collects them; then the table fills as far again. */
 	for(t = 0; t < 100; t++){
 		sleep(10);
@@ -275,7 +265,7 @@ zombies(void)
 			break;
 	}
 	if(m < n)
-		bad("the table fills to %ld, not %ld, after init's turn", m, n);
+		failcase("the table fills to %ld, not %ld, after init's turn", m, n);
 }
 
 /* args: exec's limits. */
@@ -305,24 +295,24 @@ args(void)
 		_exit(1);
 	}
 	if(pid < 0 || wait(&status) != pid || status != 0)
-		bad("exec of 32 arguments, 4096 bytes: status %ld", status, 0);
+		failcase("exec of 32 arguments, 4096 bytes: status %ld", status, 0);
 	/* one byte more */
 	strs[2][len - 1] = 'x';
 	strs[2][len] = '\0';
 	errno = 0;
 	if(exec("/bin/atk_share", argv) != -1 || errno != E2BIG)
-		bad("exec of 4097 bytes: errno %ld", errno, 0);
+		failcase("exec of 4097 bytes: errno %ld", errno, 0);
 	strs[2][len - 1] = '\0';
 	argv[Maxarg] = "x";
 	argv[Maxarg + 1] = NULL;
 	errno = 0;
 	if(exec("/bin/atk_share", argv) != -1 || errno != E2BIG)
-		bad("exec of 33 arguments: errno %ld", errno, 0);
+		failcase("exec of 33 arguments: errno %ld", errno, 0);
 	argv[Maxarg] = NULL;
 	argv[5] = (char*)0xC0001000;
 	errno = 0;
 	if(exec("/bin/atk_share", argv) != -1 || errno != EFAULT)
-		bad("exec with a kernel pointer in the vector: errno %ld", errno, 0);
+		failcase("exec with a kernel pointer in the vector: errno %ld", errno, 0);
 	argv[5] = strs[5];
 	end = sbrk(0);
 	end = (char*)(((unsigned long)end + PG - 1) & ~(PG - 1));
@@ -332,7 +322,7 @@ args(void)
 	argv[6] = end - 8;
 	errno = 0;
 	if(exec("/bin/atk_share", argv) != -1 || errno != EFAULT)
-		bad("exec with a string past the heap's end: errno %ld", errno, 0);
+		failcase("exec with a string past the heap's end: errno %ld", errno, 0);
 }
 
 /* What args's exec runs: the arguments as args made them. */
@@ -394,10 +384,10 @@ stale(void)
 		fatal("sbrk");
 	c = stalepoke();
 	if(c != 'x')
-		bad("the page read %ld, not %ld", c, 'x');
+		failcase("the page read %ld, not %ld", c, 'x');
 	write(stalep[1], "", 1);
 	if(waitn(1) != 0)
-		bad("the sleeper ended with a status, %ld of %ld", 1, 1);
+		failcase("the sleeper ended with a status, %ld of %ld", 1, 1);
 }
 
 int
@@ -409,25 +399,25 @@ main(int argc, char *argv[])
 		fprintf(stderr, "usage: atk_share blocked|pipes|zombies|args|stale [rounds]\n");
 		return 1;
 	}
-	test = argv[1];
-	if(strcmp(test, "nop") == 0)
+	testcase = argv[1];
+	if(strcmp(testcase, "nop") == 0)
 		return 0;
-	if(strcmp(test, "check") == 0)
+	if(strcmp(testcase, "check") == 0)
 		return check(argc, argv);
-	if(strcmp(test, "blocked") == 0)
+	if(strcmp(testcase, "blocked") == 0)
 		blocked(rounds);
-	else if(strcmp(test, "pipes") == 0)
+	else if(strcmp(testcase, "pipes") == 0)
 		pipes();
-	else if(strcmp(test, "zombies") == 0)
+	else if(strcmp(testcase, "zombies") == 0)
 		zombies();
-	else if(strcmp(test, "args") == 0)
+	else if(strcmp(testcase, "args") == 0)
 		args();
-	else if(strcmp(test, "stale") == 0)
+	else if(strcmp(testcase, "stale") == 0)
 		stale();
 	else{
-		fprintf(stderr, "atk_share: unknown test %s\n", test);
+		fprintf(stderr, "atk_share: unknown test %s\n", testcase);
 		return 1;
 	}
-	printf("atk_share: %s: %s\n", test, nfail ? "failed" : "ok");
+	printf("atk_share: %s: %s\n", testcase, nfail ? "failed" : "ok");
 	return nfail != 0;
 }

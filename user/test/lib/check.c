@@ -1,8 +1,9 @@
 /*
  * The test programs' verdicts: "ok NAME" for a check that passed,
  * "FAIL NAME: why" for one that did not (the suite looks for both),
- * failcall for a system call that failed, and fatal for a step
- * without which no check can go on.
+ * failcall for a system call that failed, failcase for a check of the
+ * case a program was asked to run, and fatal for a step without which
+ * no check can go on.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -52,6 +53,19 @@ failcall(const char *what, long r)
 		printf("%s: %s: FAIL %s (returned %ld%s%s)\n", argv0, testcase, what, r, msg[0] ? ": " : "", msg);
 	else
 		printf("%s: FAIL %s (returned %ld%s%s)\n", argv0, what, r, msg[0] ? ": " : "", msg);
+	nfail++;
+}
+
+/*
+ * A check of the case testcase failed: "argv0: testcase: FAIL" and
+ * fmt's message, which takes at most the two longs a and b.
+ */
+void
+failcase(const char *fmt, long a, long b)
+{
+	printf("%s: %s: FAIL ", argv0, testcase);
+	printf(fmt, a, b);
+	printf("\n");
 	nfail++;
 }
 

@@ -10,6 +10,7 @@ extern unsigned int	hz;	/* clock ticks a second, once now has run */
 void	ok(const char *name);
 void	fail(const char *name, const char *fmt, ...);
 void	failcall(const char *what, long r);
+void	failcase(const char *fmt, long a, long b);
 int	forkednext(int pid, int *next);
 void	fatal(const char *what);
 unsigned long	now(void);
