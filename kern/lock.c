@@ -9,7 +9,7 @@
  * leave interrupts on, so that the clock ticks while they are held
  * (kprof's NMI sees what is done either way).  A spin executes pause,
  * as the hardware asks, but under run-qemu.sh -d while the profilers
- * sample (lock, below).
+ * sample (lockspin, below).
  *
  * A QLock is for a process to hold across what may sleep: who wants it
  * meanwhile sleeps, not spins.  Its own spinlock is held only to look

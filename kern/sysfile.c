@@ -199,9 +199,9 @@ sysmkdir(uint *arg)
  * turn, a whole Dir at a time, with a scheduling point at each (the
  * root file system finds entry k by walking k entries: a read of 900
  * held the processor 3.8 ms without).  The entries before off are
- * read into the kernel's own Dir, not the user's buffer: read there,
- * a read from past the end returned 0 with the last of them written
- * into the buffer anyway.
+ * read into the kernel's own Dir, not the user's buffer, so that a
+ * read that returns n bytes writes those n and nothing past them,
+ * and one from past the end writes nothing.
  */
 static long
 unionread(Chan *c, char *buf, long n, uvlong off)
