@@ -121,6 +121,15 @@ sh -c '\''xd /kernel; echo xd $status > /tmp/st'\'' | head -n 1; man kprof | hea
 part sleep 'sleep 0.25; echo st $status; sleep 4294968; echo st $status
 sleep 2147484; echo st $status; sleep 1.2345; echo st $status; sleep 0.; echo st $status'
 
+# The test programs take a count only as digits: "1O", "x" or "-1"
+# is refused with the usage, not run as 1, 0 or a wrapped count.
+part counts 'atk_race calls 1O; echo st $status; atk_fs race x; echo st $status
+atk_kprof exits -1; echo st $status; atk_odd fds 2x; echo st $status
+faults kill 1e3; echo st $status; atk_share blocked z; echo st $status
+atk_kpstack q; echo st $status; atk_ustack deep -3; echo st $status
+atk_create x; echo st $status; calls -f x; echo st $status; calls -c x 3; echo st $status
+hotspots -z x 3; echo st $status; hotspots 3x; echo st $status; shareoff x; echo st $status'
+
 # cp copies a file, not a directory's entries.
 part cp 'cd /tmp; mkdir d; cp d x; echo st $status; ls x'
 
@@ -322,6 +331,11 @@ section sleep
 check sleep-fraction [ "$(sed -n 1p <<<"$out")" = 'st 0' ]
 check sleep-refused [ "$(grep -c '^usage: sleep seconds$' <<<"$out")" = 4 ]
 check sleep-statuses [ "$(grep '^st ' <<<"$out" | tr '\n' '|')" = 'st 0|st 1|st 1|st 1|st 1|' ]
+
+section counts
+check counts-refused [ "$(grep -c '^usage: ' <<<"$out")" = 14 ]
+check counts-status [ "$(grep -c '^st [12]$' <<<"$out")" = 14 ]
+check counts-named [ "$(grep -c ': not a count$' <<<"$out")" = 7 ]
 
 section cp
 check cp-dir [ "$(sed -n 1,3p <<<"$out" | tr '\n' '|')" = 'cp: d: is a directory|st 1|ls: x: file does not exist|' ]

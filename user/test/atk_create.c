@@ -60,7 +60,7 @@ main(int argc, char *argv[])
 {
 	int i;
 
-	if(argc > 2 || (argc == 2 && (rounds = atoi(argv[1])) <= 0)){
+	if(argc > 2 || (argc == 2 && (rounds = argcount(argv[1], "atk_create [rounds]")) == 0)){
 		fprintf(stderr, "usage: atk_create [rounds]\n");
 		return 1;
 	}

@@ -472,7 +472,7 @@ main(int argc, char **argv)
 		fatal("usage: atk_fs race N | fill | trunc N | edges | pipes | notes N");
 	strlcpy(test, argv[1], sizeof test);
 	testcase = test;
-	n = argc > 2 ? atoi(argv[2]) : 100;
+	n = argc > 2 ? argcount(argv[2], "atk_fs race N | fill | trunc N | edges | pipes | notes N") : 100;
 	if(strcmp(test, "race") == 0)
 		race(n);
 	else if(strcmp(test, "fill") == 0)

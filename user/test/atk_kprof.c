@@ -1235,10 +1235,11 @@ gmonkill(int rounds)
 int
 main(int argc, char *argv[])
 {
-	int rounds = argc > 2 ? atoi(argv[2]) : 20;
+	static char usage[] = "atk_kprof ctl|forkpid|exits|offsets|torn|gmon|arcs|leave|latency|gmonwait|interval|kphold|gmonkill [rounds]";
+	int rounds = argc > 2 ? argcount(argv[2], usage) : 20;
 
 	if(argc < 2){
-		fprintf(stderr, "usage: atk_kprof ctl|forkpid|exits|offsets|torn|gmon|arcs|leave|latency|gmonwait|interval|kphold|gmonkill [rounds]\n");
+		fprintf(stderr, "usage: %s\n", usage);
 		return 1;
 	}
 	if(strcmp(argv[1], "ctl") == 0)

@@ -131,7 +131,12 @@ sums(void)
 int
 main(int argc, char **argv)
 {
-	int n = argc > 1 ? atoi(argv[1]) : 100, i, st, pid;
+	int n = argc > 1 ? parsenum(argv[1]) : 100, i, st, pid;
+
+	if(argc > 2 || n < 0){
+		fprintf(stderr, "usage: atk_kpstack [rounds]\n");
+		return 2;
+	}
 
 	for(i = 0; i < 4; i++){
 		if((pid = fork()) < 0){

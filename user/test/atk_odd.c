@@ -711,13 +711,15 @@ main(int argc, char *argv[])
 {
 	int n = 0;
 
+	static char usage[] = "atk_odd dirs|ctl|fds|binds|execdev|storm [rounds] | clean dir";
+
 	if(argc < 2 || argc > 3){
-		fprintf(stderr, "usage: atk_odd dirs|ctl|fds|binds|execdev|storm [rounds] | clean dir\n");
+		fprintf(stderr, "usage: %s\n", usage);
 		return 1;
 	}
 	testcase = argv[1];
-	if(argc == 3)
-		n = atoi(argv[2]);
+	if(argc == 3 && strcmp(testcase, "clean") != 0)
+		n = argcount(argv[2], usage);
 	if(strcmp(testcase, "dirs") == 0)
 		dirs();
 	else if(strcmp(testcase, "ctl") == 0)

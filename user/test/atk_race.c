@@ -550,7 +550,7 @@ main(int argc, char *argv[])
 		return 2;
 	}
 	testcase = argv[1];
-	rounds = argc > 2 ? atoi(argv[2]) : 100;
+	rounds = argc > 2 ? argcount(argv[2], "atk_race calls|exec|exhaust|stacktop [rounds]") : 100;
 	mkdir(DIR);
 	if(strcmp(testcase, "calls") == 0)
 		testcalls();

@@ -393,19 +393,20 @@ stale(void)
 int
 main(int argc, char *argv[])
 {
-	int rounds = argc > 2 ? atoi(argv[2]) : 30;
+	static char usage[] = "atk_share blocked|pipes|zombies|args|stale [rounds]";
 
 	if(argc < 2){
-		fprintf(stderr, "usage: atk_share blocked|pipes|zombies|args|stale [rounds]\n");
+		fprintf(stderr, "usage: %s\n", usage);
 		return 1;
 	}
 	testcase = argv[1];
+	/* What args execs: the rest are its arguments, not a count. */
 	if(strcmp(testcase, "nop") == 0)
 		return 0;
 	if(strcmp(testcase, "check") == 0)
 		return check(argc, argv);
 	if(strcmp(testcase, "blocked") == 0)
-		blocked(rounds);
+		blocked(argc > 2 ? argcount(argv[2], usage) : 30);
 	else if(strcmp(testcase, "pipes") == 0)
 		pipes();
 	else if(strcmp(testcase, "zombies") == 0)

@@ -155,7 +155,7 @@ main(int argc, char *argv[])
 	char msg[32];
 	int rounds, lines, i;
 
-	if(argc != 3 || (rounds = atoi(argv[2])) <= 0){
+	if(argc != 3 || (rounds = parsenum(argv[2])) <= 0){
 		fprintf(stderr, "usage: atk_ustack case rounds\n");
 		return 1;
 	}

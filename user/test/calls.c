@@ -66,15 +66,17 @@ main(int argc, char *argv[])
 	int st, bad = 0;
 
 	if(argc == 3 && strcmp(argv[1], "-f") == 0){
-		flips(atoi(argv[2]));
+		if((n = parsenum(argv[2])) < 0)
+			usage();
+		flips(n);
 		return 0;
 	}
 	if(argc == 4 && strcmp(argv[1], "-c") == 0){
-		copies = atoi(argv[2]);
+		copies = parsenum(argv[2]);
 		argv += 2;
 	}else if(argc != 2)
 		usage();
-	n = atoi(argv[1]);
+	n = parsenum(argv[1]);
 	if(n < 0 || copies < 1)
 		usage();
 	for(i = 0; i < copies; i++)

@@ -651,7 +651,7 @@ main(int argc, char **argv)
 		return 2;
 	}
 	testcase = argv[1];
-	rounds = argc > 2 ? atoi(argv[2]) : 50;
+	rounds = argc > 2 ? argcount(argv[2], "faults append | kill [rounds] | kpread | mounts [rounds]") : 50;
 	if(strcmp(testcase, "linger") == 0){
 		sleep(500);
 		return Lost;

@@ -205,13 +205,14 @@ main(int argc, char *argv[])
 		else if(strcmp(argv[0], "-v") == 0)
 			verbose = 1;
 		else if(strcmp(argv[0], "-z") == 0 && argc > 2){
-			nap = atoi(argv[1]);
+			if((nap = parsenum(argv[1])) < 0)
+				usage();
 			argc--, argv++;
 		}
 		else
 			usage();
 	}
-	if(argc != 1 || (rounds = atoi(argv[0])) <= 0)
+	if(argc != 1 || (rounds = parsenum(argv[0])) <= 0)
 		usage();
 	if(bside){
 		if(pipe(fd) < 0 || (pid = fork()) < 0){

@@ -104,7 +104,7 @@ main(int argc, char *argv[])
 	long m;
 	long len;
 
-	if(argc > 2 || (argc == 2 && ((n = atoi(argv[1])) <= 0 || n > Max))){
+	if(argc > 2 || (argc == 2 && ((n = parsenum(argv[1])) <= 0 || n > Max))){
 		fprintf(stderr, "usage: shareoff [records, 1 to %d]\n", Max);
 		return 1;
 	}

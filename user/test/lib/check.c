@@ -85,6 +85,24 @@ forkednext(int pid, int *next)
 }
 
 /* Something the test needs failed, errno says what: give up. */
+/*
+ * The count a program was given as argument s: a decimal number
+ * (parsenum), or else "argv0: s: not a count" and the usage line,
+ * exit status 2.  atoi would take "1O" as 1 and "x" as 0, and run a
+ * test other than the one asked for.
+ */
+long
+argcount(const char *s, const char *usage)
+{
+	long n;
+
+	if((n = parsenum(s)) < 0){
+		fprintf(stderr, "%s: %s: not a count\nusage: %s\n", argv0, s, usage);
+		exit(2);
+	}
+	return n;
+}
+
 void
 fatal(const char *what)
 {

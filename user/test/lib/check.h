@@ -12,6 +12,7 @@ void	fail(const char *name, const char *fmt, ...);
 void	failcall(const char *what, long r);
 void	failcase(const char *fmt, long a, long b);
 int	forkednext(int pid, int *next);
+long	argcount(const char *s, const char *usage);
 void	fatal(const char *what);
 unsigned long	now(void);
 unsigned long long	tsc(void);
