@@ -8,6 +8,7 @@
 enum {
 	KPmaxtext	= 128*1024,	/* kernel text at most */
 	KPncell	= KPBIN + (KPmaxtext >> KPBINSHIFT) + KPSELF,
+	Kpchunk	= 1024,		/* cells kpcells sums between scheduling points: 60,000 instructions on 8 processors */
 	KPnstack	= 1024,	/* distinct stacks a processor keeps: a power of 2 */
 	KPnpc	= 16384,	/* their pcs, all together */
 	KPprobe	= 16,		/* slots a stack may lie past the one its hash names */
@@ -89,7 +90,7 @@ same(uint *a, uint *b, uint n)
 
 /* devkprof.c */
 uint	kpcell(uint);
-void	kpcells(uint*, uint, uint);
+int	kpcells(uint*, uint, uint);
 
 /* kpstack.c */
 long	stackread(char*, long, uvlong);

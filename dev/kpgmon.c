@@ -70,7 +70,10 @@ kpgmonopen(Chan *c)
 
 	if((bin = kmallocdata(nbin * sizeof bin[0])) == nil)
 		return seterr(ENOMEM, nil);
-	kpcells(bin, KPBIN, nbin);
+	if(kpcells(bin, KPBIN, nbin) < 0){
+		kfree(bin);
+		return -1;
+	}
 	for(i = 0, top = 0; i < nbin; i++)
 		if(bin[i] > top)
 			top = bin[i];

@@ -199,7 +199,11 @@ stackreset(Mach *m)
 	drainunlock(m);
 }
 
-/* kpctl's stacks on (on) or off, with kproflk held and no NMI counting meanwhile. */
+/*
+ * kpctl's stacks on (on) or off, with kproflk held and no NMI counting
+ * meanwhile: in pieces of less than Kpchunk, so that kpcells never
+ * yields with the clock stopped.
+ */
 void
 stackswitch(int on)
 {
