@@ -21,9 +21,8 @@
 # an opener of kpgmon with a bin of millions of ticks, under -d; and
 # kprof's clock at its rate after kpctl's interval reprograms it while
 # the first processor's NMI is halfway through its own reprogramming
-# (gdb holds it there).  After
-# each boot the kernel's text is unchanged and the free pages and heap
-# are back.
+# (gdb holds it there).  After each boot the kernel's text is unchanged
+# and the free pages and heap are back.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
