@@ -488,14 +488,21 @@ stormthread(int i)
 static void
 storm(int rounds)
 {
-	int r, c, i, status;
+	int r, c, i, status, tp[2], pid;
 	char *p;
 
 	for(r = 0; r < rounds; r++){
+		/* The child sends its threads' pids: the pids after its own may be others'. */
+		if(pipe(tp) < 0)
+			fatal("pipe");
 		if((c = fork()) == 0){
+			close(tp[0]);
 			prbuf = (unsigned short*)heapat(PG, 2*PG);
-			for(i = 0; i < 3; i++)
-				thread(stormthread, i);
+			for(i = 0; i < 3; i++){
+				pid = thread(stormthread, i);
+				write(tp[1], &pid, sizeof pid);
+			}
+			close(tp[1]);
 			for(i = 0; i < 200; i++){
 				if((p = sbrk(PG)) != (char*)-1){
 					p[0] = 1;
@@ -508,12 +515,15 @@ storm(int rounds)
 		}
 		if(c < 0)
 			fatal("fork");
+		close(tp[1]);
 		if(r % 2)
 			spinloop(1 + (r * 7919) % 2000000);
 		else
 			sleep(r % 23);
-		for(i = 0; i < 4; i++)
-			kill(c + i);
+		kill(c);
+		while(read(tp[0], &pid, sizeof pid) == sizeof pid)
+			kill(pid);
+		close(tp[0]);
 		if(wait(&status) != c || (status != 0 && status != 255))
 			failcase("a child of the storm: status %ld (round %ld)", status, r);
 	}

@@ -42,6 +42,7 @@ enum {
 	PG	= 4096,
 	Psize	= 4096,		/* a pipe's buffer (dev/devpipe.c) */
 	Nwrite	= 4*PG,		/* what the writer thread writes: more than a pipe holds */
+	Heapsz	= PG + Nwrite + PG,	/* blocked's heap: read buffer, write source, wait's status */
 	Maxarg	= 32,		/* exec's limits (kern/dat.h) */
 	Argmax	= 4096,
 };
@@ -56,7 +57,15 @@ struct Res {
 };
 
 static int afd[2], bfd[2], resfd[2];	/* a: parent to reader; b: writer to parent; results */
-static char *heap;			/* the child's three pages: read buffer, write source, status */
+static int readyfd[2];			/* each thread, as it makes its call */
+static char *heap;			/* the child's Heapsz: read buffer, write source, status */
+
+/* A thread is about to make its call. */
+static void
+ready(void)
+{
+	write(readyfd[1], "r", 1);
+}
 
 static void
 report(int who, int r)
@@ -70,6 +79,7 @@ static void
 reader(int i)
 {
 	(void)i;
+	ready();
 	report(0, read(afd[0], heap, PG));
 }
 
@@ -77,6 +87,7 @@ static void
 writer(int i)
 {
 	(void)i;
+	ready();
 	report(1, write(bfd[1], heap + PG, Nwrite));
 }
 
@@ -90,7 +101,8 @@ waiter(int i)
 		sleep(30);
 		_exit(7);
 	}
-	w = wait((int*)(heap + 3*PG));
+	ready();
+	w = wait((int*)(heap + PG + Nwrite));
 	report(2, w == pid ? 0 : w);
 }
 
@@ -98,10 +110,12 @@ static void
 blockedchild(int mode)
 {
 	static char *nop[] = { "atk_share", "nop", NULL };
+	char c;
 	int i;
 
-	heap = sbrk(5*PG);
-	if(heap == (char*)-1)
+	/* A page more than Heapsz, to start it at a page. */
+	heap = sbrk(Heapsz + PG);
+	if(heap == (char*)-1 || pipe(readyfd) < 0)
 		_exit(1);
 	heap = (char*)(((unsigned long)heap + PG - 1) & ~(PG - 1));
 	for(i = 0; i < Nwrite; i++)
@@ -109,8 +123,11 @@ blockedchild(int mode)
 	thread(reader, 0);
 	thread(writer, 0);
 	thread(waiter, 0);
+	for(i = 0; i < 3; i++)
+		if(read(readyfd[0], &c, 1) != 1)
+			_exit(1);
 	sleep(10);	/* all three asleep in their calls */
-	if(sbrk(-5*PG) == (void*)-1)
+	if(sbrk(-(Heapsz + PG)) == (void*)-1)
 		_exit(2);
 	switch(mode){
 	case 0:
@@ -119,7 +136,7 @@ blockedchild(int mode)
 	case 1:
 		_exit(0);
 	default:
-		if(sbrk(5*PG) == (void*)-1)
+		if(sbrk(Heapsz + PG) == (void*)-1)
 			_exit(4);
 		_exit(0);
 	}
