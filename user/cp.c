@@ -8,6 +8,7 @@ main(int argc, char *argv[])
 {
 	struct Dir s, d;
 	int in, out;
+	long r;
 
 	if(argc != 3){
 		fprintf(stderr, "usage: cp src dst\n");
@@ -37,8 +38,8 @@ main(int argc, char *argv[])
 		warn(argv[2]);
 		return 1;
 	}
-	if(copyfd(in, out) < 0){
-		warn(argv[2]);
+	if((r = copyfd(in, out)) < 0){
+		warn(r == Copyread ? argv[1] : argv[2]);
 		return 1;
 	}
 	return 0;

@@ -75,13 +75,14 @@ man(const char *name, int sec)
 {
 	char path[64];
 	int fd;
+	long r;
 
 	snprintf(path, sizeof path, "/man/%s.%d", name, sec);
 	if((fd = open(path, O_RDONLY)) < 0 && (fd = sharedpage(name, sec, path, sizeof path)) < 0)
 		return 1;
 	fflush(stdout);
-	if(copyfd(fd, 1) < 0){
-		warn(path);
+	if((r = copyfd(fd, 1)) < 0){
+		warn(r == Copyread ? path : "write error");
 		close(fd);
 		return -1;
 	}

@@ -16,6 +16,7 @@ main(int argc, char *argv[])
 	char path[256], *base;
 	const char *to;
 	int in, out;
+	long r;
 
 	if(argc != 3){
 		fprintf(stderr, "usage: mv from to\n");
@@ -57,8 +58,8 @@ main(int argc, char *argv[])
 		warn(to);
 		return 1;
 	}
-	if(copyfd(in, out) < 0){
-		warn(to);
+	if((r = copyfd(in, out)) < 0){
+		warn(r == Copyread ? argv[1] : to);
 		close(out);
 		remove(to);
 		return 1;

@@ -7,6 +7,7 @@ int
 main(int argc, char *argv[])
 {
 	int fd;
+	long r;
 
 	(void)argv;
 	if(argc != 1){
@@ -14,8 +15,12 @@ main(int argc, char *argv[])
 		return 1;
 	}
 	fd = open("/dev/ps", O_RDONLY);
-	if(fd < 0 || copyfd(fd, 1) < 0){
+	if(fd < 0 || (r = copyfd(fd, 1)) == Copyread){
 		perror("ps: /dev/ps");
+		return 1;
+	}
+	if(r < 0){
+		warn("write error");
 		return 1;
 	}
 	return 0;

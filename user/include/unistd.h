@@ -41,7 +41,8 @@ int	profil(unsigned short *buf, size_t bufsiz, size_t offset, unsigned int scale
 long	syscall(int num, ...);		/* any call by number, up to 4 arguments */
 
 /* Helpers in the C library. */
-long	copyfd(int from, int to);	/* copy until end of file; bytes or -1 */
+long	copyfd(int from, int to);	/* copy until end of file; bytes, Copyread or Copywrite */
+enum { Copyread = -1, Copywrite = -2 };	/* copyfd's failures: a read, a write */
 long	readwhole(const char *path, char *buf, long n);	/* at most n-1 bytes of path, NUL-ended; bytes or -1 */
 int	poweroff(int status);		/* write "off status" to #c/power, the console device's power */
 

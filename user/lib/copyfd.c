@@ -1,4 +1,9 @@
-/* copyfd: copy from one file descriptor to another until end of file. */
+/*
+ * copyfd: copy from one file descriptor to another until end of file.
+ * The bytes copied, or Copyread if a read failed and Copywrite if a
+ * write did, so that the caller names the file that failed: cat's
+ * output refused ("bad control message") is no fault of its input.
+ */
 #include "unistd.h"
 
 long
@@ -11,9 +16,9 @@ copyfd(int from, int to)
 		for(off = 0; off < n; off += w){
 			w = write(to, buf + off, n - off);
 			if(w <= 0)
-				return -1;
+				return Copywrite;
 		}
 		total += n;
 	}
-	return n < 0 ? -1 : total;
+	return n < 0 ? Copyread : total;
 }
