@@ -267,8 +267,7 @@ yield(void)
  *	dev/kpgmon.c	kpgmonopen: every histogram record, and every 64
  *			slots of arcswalk's; kpgmonread: every 64 KB
  *	dev/kpstack.c	stackread's snapshot: every stack, every 1024 cells
- *	dev/devkprof.c	kpcells, for kpdata's read and kpgmon's open: every
- *			Kpchunk cells of all processors
+ *	dev/devkprof.c	kpcells (kpdata's read, kpgmon's open): every Kpchunk cells
  *
  * Everything else a call does is bounded by a small constant: the
  * process or node table, a pipe's 4 KB, a union's 8 directories.
