@@ -342,7 +342,8 @@ write1(Node *n, char *buf, long len, uvlong off)
 /*
  * A channel open with O_APPEND writes at the end, found here with the
  * file's lock held, and makes that its offset (the caller holds offlk):
- * the whole write holds the lock, so no other lands inside it.
+ * the whole write holds the lock, so no other lands inside it.  A
+ * write that fails (a file grown past its limit) leaves the offset.
  */
 static long
 rootwrite(Chan *c, void *buf, long len, uvlong off)
@@ -353,8 +354,10 @@ rootwrite(Chan *c, void *buf, long len, uvlong off)
 	if((n = pin(c)) == nil)
 		return -1;
 	if(c->mode & O_APPEND)
-		c->offset = off = n->len;
+		off = n->len;
 	r = write1(n, buf, len, off);
+	if(c->mode & O_APPEND && r >= 0)
+		c->offset = off;
 	qunlock(&n->lk);
 	return r;
 }

@@ -96,7 +96,13 @@ loadsegs(Chan *c, Ehdr *eh, pte_t *pd, char *buf)
 			seterr(ENOEXEC, "exec: bad segment");
 			return 0;
 		}
-		if(mapuser(pd, ph.vaddr, ph.vaddr + ph.memsz) < 0){
+		/*
+		 * As sbrk does, refuse before mapping what memory cannot
+		 * hold: a segment of 3 GB had every free page zeroed and
+		 * mapped before it failed, and others' forks failed meanwhile.
+		 */
+		if(ph.memsz / BY2PG > (uint)pagesfree()
+		|| mapuser(pd, ph.vaddr, ph.vaddr + ph.memsz) < 0){
 			seterr(ENOMEM, nil);
 			return 0;
 		}

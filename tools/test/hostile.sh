@@ -118,4 +118,11 @@ check elf-pages-back [ "$(sed -nE 's/^atk_elf: (before|after): pages [0-9]+ free
 has names-odd '^atk_names: kernel alive$'
 survived review2
 
+# An exec that asks for all of memory fails before it maps any: one
+# that zeroed and mapped every free page first made a third of the
+# forks beside it fail (on one processor, where they take turns).
+guest -d -p 1 -a 'hz=1000' -t 120 -c 'cat /dev/sysstat; atk_elf hog; cat /dev/sysstat'
+has elf-all-of-memory-forks '^atk_elf: all of memory, exec.d beside 300 forks: 0 failed$'
+pagesback elf-all-of-memory-pages-back
+
 summary hostile

@@ -196,6 +196,14 @@ offsets(void)
 		failcase("file write at 4 MB", 0, 0);
 	offsetok("file at 4 MB", fd, 4*1024*1024);
 	close(fd);
+	/* nor does one with O_APPEND, which writes at the end */
+	if((fd = open("/tmp/off", O_WRONLY|O_APPEND)) < 0)
+		fatal("open /tmp/off");
+	seek(fd, 1000, SEEK_SET);
+	if(write(fd, "x", 1) != -1 || errno != EFBIG)
+		failcase("append at 4 MB", 0, 0);
+	offsetok("append at 4 MB", fd, 1000);
+	close(fd);
 	remove("/tmp/off");
 	/* a write of nothing past the end neither fills the gap nor makes room for it */
 	if((fd = create("/tmp/off", O_RDWR|O_TRUNC, 0664)) < 0)

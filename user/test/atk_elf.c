@@ -6,6 +6,8 @@
  * exec must fail with ENOEXEC/ENOMEM or the program must die with the
  * fault message; the kernel must survive and give back every page.
  * Two good ones with a page of bss far from the rest must run.
+ * atk_elf hog: the one that asks for all of memory, exec'd again and
+ * again beside forks, none of which may fail for want of memory.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,8 +62,43 @@ try(char *name, long n)
 	printf("atk_elf: %s: status %d\n", name, st);
 }
 
+/*
+ * The program that asks for all of memory, exec'd again and again by a
+ * child while this process forks: an exec that mapped and zeroed every
+ * free page before it failed made 146 of 1,626 forks fail meanwhile.
+ */
+static void
+hog(void)
+{
+	static char *argv[] = { "bad", NULL };
+	int pid, child, i, failed = 0, p[2];
+	char c;
+
+	if(pipe(p) < 0)
+		return;
+	if((pid = fork()) == 0)
+		for(;;){
+			exec("/tmp/bad", argv);
+			write(p[1], "x", 1);	/* it has failed once: the forks start */
+		}
+	read(p[0], &c, 1);
+	for(i = 0; i < 300; i++){
+		if((child = fork()) == 0)
+			_exit(0);
+		if(child < 0)
+			failed++;
+		else
+			wait(NULL);
+	}
+	kill(pid);
+	wait(NULL);
+	close(p[0]);
+	close(p[1]);
+	printf("atk_elf: all of memory, exec'd beside 300 forks: %d failed\n", failed);
+}
+
 int
-main(void)
+main(int argc, char *argv[])
 {
 	unsigned short phnum;
 	unsigned v;
@@ -70,6 +107,18 @@ main(void)
 	if((fd = open("/bin/echo", O_RDONLY)) < 0 || (norig = read(fd, orig, sizeof orig)) <= 0)
 		return 1;
 	close(fd);
+	if(argc == 2 && strcmp(argv[1], "hog") == 0){
+		memmove(elf, orig, norig);
+		ph(0)->memsz = 0xBFF00000 - ph(0)->vaddr;
+		try("all of memory", norig);
+		hog();
+		remove("/tmp/bad");
+		return 0;
+	}
+	if(argc != 1){
+		fprintf(stderr, "usage: atk_elf [hog]\n");
+		return 1;
+	}
 	sysstat("before");
 	memmove(&phnum, orig + 44, 2);
 
