@@ -323,6 +323,7 @@ struct Proc {
 	int	status;		/* exit status, for wait */
 	int	killed;		/* die on the way back to user mode */
 	uint	turn;		/* ticks when the scheduler last ran it */
+	uint	ran;		/* the first processor's ticks then (ready) */
 	int	noteid;		/* note group, for ^C: inherited on fork */
 	void	*wchan;		/* what it sleeps on */
 	uint	wakeat;		/* in tsleep, the tick its time comes at: under kern/clock.c's tickslk */

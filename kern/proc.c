@@ -1,8 +1,8 @@
 /*
  * Processes: creation, the scheduler, sleep and wakeup, fork, exit,
  * wait and kill, and note groups.  Every processor runs the scheduler,
- * taking processes from the one run queue.  The lock procs guards the
- * process table's states, the run queue and the parent links; it is
+ * taking processes from the run queues.  The lock procs guards the
+ * process table's states, the run queues and the parent links; it is
  * held across the switch to a process and back, as xv6's, so that no
  * other processor takes a process whose registers are still being
  * saved.  A process in the kernel is never preempted, only
@@ -24,10 +24,13 @@ static Proc	*initproc;
 
 /*
  * The run queues of the Runnable processes, each first come first
- * served, through rnext: those a wakeup readied from sleep, then those
- * whose turn ended, or new.  In one queue, a process woken behind N
- * spinners waited a turn of each: a sleep of 100 ms took 170 beside
- * 8 on one processor.
+ * served, through rnext: those a wakeup readied from a sleep of a tick
+ * or more, then those whose turn ended, or new.  In one queue, a
+ * process woken behind N spinners waited a turn of each: a sleep of
+ * 100 ms took 170 beside 8 on one processor.  Only a sleep of a tick:
+ * a process that slept just before each tick and spun the rest of it,
+ * woken first at every tick, took 90% of a processor beside three
+ * spinners.
  */
 enum { Qwoken, Qturn, Nrunq };
 static struct {
@@ -118,16 +121,17 @@ newproc(void)
 }
 
 /*
- * Make p Runnable, last in its run queue (Qwoken if it slept), and
- * wake a processor that idles, if there is one, to take it: else it
- * would wait for that one's next tick, and under QEMU's -icount for
- * the busy ones to idle too (tools/test/mp.sh).  procs must be held.
+ * Make p Runnable, last in its run queue (Qwoken if it slept since a
+ * tick before), and wake a processor that idles, if there is one, to
+ * take it: else it would wait for that one's next tick, and under
+ * QEMU's -icount for the busy ones to idle too (tools/test/mp.sh).
+ * procs must be held.
  */
 void
 ready(Proc *p)
 {
 	Mach *me = thismach();
-	int i, q = p->state == Sleeping ? Qwoken : Qturn;
+	int i, q = p->state == Sleeping && ticks - p->ran >= 2 ? Qwoken : Qturn;
 
 	p->state = Runnable;
 	p->rnext = nil;
@@ -202,6 +206,7 @@ scheduler(void)
 		fxrstor(&p->fpsave);	/* its FPU registers, until it stops (kern/fpu.c) */
 		p->state = Running;
 		p->turn = m->ticks;
+		p->ran = ticks;
 		swtch(&m->sched, p->context);
 		fxsave(&p->fpsave);
 		m->proc = nil;

@@ -25,7 +25,8 @@
 # a path of 125 elements through a directory of 850 files (without a
 # point at each element, 31).  And on 1, a spinner beside 60 sleepers
 # due at different times keeps 95% of what it spins alone (98%; when
-# the clock readied every sleeper at each one's time, 88%).
+# the clock readied every sleeper at each one's time, 88%), and a
+# quarter beside two that sleep just before each tick.
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
 
@@ -59,5 +60,13 @@ for p in 1 2 4; do
 	fi
 	hasnt "p$p-no-failure" '^FAIL|panic|kernel trap'
 done
+
+# Two processes that sleep a tick and spin nine tenths of the next,
+# asleep at every tick, beside a spinner on one processor, which keeps
+# at least a quarter (a third is its part).  When a wakeup put them
+# first at every tick, it kept 6%.
+guest -d -p 1 -a hz=1000 -t 120 -c 'sleepers -g 2 -m 25 -t 1000'
+sed -n 's/^sleepers: \(in .*\)/p1: \1/p' <<<"$out"
+has p1-greedy-share '^sleepers: ok$'
 
 summary hogwake
