@@ -121,11 +121,11 @@ newproc(void)
 }
 
 /*
- * Make p Runnable, last in its run queue (Qwoken if it slept since a
- * tick before), and wake a processor that idles, if there is one, to
- * take it: else it would wait for that one's next tick, and under
- * QEMU's -icount for the busy ones to idle too (tools/test/mp.sh).
- * procs must be held.
+ * Make p Runnable, last in its run queue (Qwoken if it slept, and began
+ * to run two ticks ago or more), and wake a processor that idles, if
+ * there is one, to take it: else it would wait for that one's next
+ * tick, and under QEMU's -icount for the busy ones to idle too
+ * (tools/test/mp.sh).  procs must be held.
  */
 void
 ready(Proc *p)
