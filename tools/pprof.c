@@ -20,6 +20,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -324,6 +325,10 @@ ppsample(Pprof *p, const uint64_t *loc, int n, uint64_t count)
 
 	if(count == 0)
 		return;
+	/* pprof's values are signed 64 bits: nanoseconds past them would wrap negative. */
+	if(count > (uint64_t)INT64_MAX / (1000000000 / p->hz))
+		fatal("a stack's %" PRIu64 " ticks at %lu Hz are too many nanoseconds for pprof's 64 bits",
+			count, p->hz);
 	p->sample = grow(p->sample, &p->capsample, p->nsample + 1, sizeof p->sample[0]);
 	s = &p->sample[p->nsample];
 	perftools__profiles__sample__init(s);

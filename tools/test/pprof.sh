@@ -157,6 +157,14 @@ if command -v script >/dev/null; then
 fi
 
 # prof -p: a user program's gmon.out, a sample for each busy counter.
+# Nanoseconds past pprof's signed 64 bits are refused, not written
+# negative: 3000 stacks of 2^32-1 ticks at 100 Hz, beside a kpdata
+# whose counts have stopped.
+mkdata dsat 4294967295 4294967295 14 2:4294967295
+for i in $(seq 3000); do echo '4294967295 c0100012'; done >ssat
+want '' "kprof: a stack's 12884901885000 ticks at 100 Hz are too many nanoseconds for pprof's 64 bits\n"
+expect nanoseconds-overflow 1 -p -h 100 sk dsat ssat
+
 hostin prof pprof
 nopelf p1 0x1000 f:16 g:16 h:32
 mkgmon g1 0x1000 0x1040 16 1000 0:10 2:20 5:50 8:15 15:5
