@@ -4,11 +4,13 @@
 # user/lib/elfsym.c) on hostile input: ELF files of a few megabytes
 # made to cost time, 60,000 symbols whose names run on through one long
 # string table, or share long prefixes at one address, 60,000 section
-# headers; kpdata whose counts do not add up; and a gmon.out of 250,000
-# functions that call each other in a ring, for kprof -q.  Each must end well
-# within expect's time limit (the fixed formatters take milliseconds;
-# they used to take 15 to 40 seconds), under both the plain and the
-# sanitizer builds, with the right profile or a clear error.
+# headers, a symbol table whose strings are in no string table, a .text
+# that wraps past 2^32; kpdata whose counts do not add up; and a
+# gmon.out of 250,000 functions that call each other in a ring, for
+# kprof -q.  Each must end well within expect's time limit (the fixed
+# formatters take milliseconds; they used to take 15 to 40 seconds),
+# under both the plain and the sanitizer builds, with the right profile
+# or a clear error.
 
 cd "$(dirname "$0")/../.." || exit 1
 . tools/test/lib.bash
@@ -16,6 +18,7 @@ cd "$(dirname "$0")/../.." || exit 1
 
 cd "$T" || exit 1
 python3 - <<'EOF'
+import struct
 from fixtures import arcs, elf, gmon, kpdata
 
 N = 60000
@@ -41,6 +44,18 @@ with open('many.want', 'w') as f:
 elf('sections', 16, [(1, 0xc0100000)], b'\0f\0', nextra=N, extraname=33)
 elf('longsecnames', 16, [(1, 0xc0100000)], b'\0f\0', nextra=N, extraname=36, longsecname=True)
 kpdata('f.kp', 2, {0: 4, 1: 1})
+# A symbol table whose strings are in a section that is no string
+# table (itself), whose names were its raw bytes; a .text that wraps
+# past 2^32, whose every tick went to "text".
+elf('selflink', 16, [(1, 0xc0100000)], b'\0f\0')
+b = bytearray(open('selflink', 'rb').read())
+shoff = struct.unpack_from('<I', b, 32)[0]
+struct.pack_into('<I', b, shoff + 40*2 + 24, 2)
+open('selflink', 'wb').write(b)
+elf('textwrap', 16, [(1, 0xc0100000)], b'\0f\0')
+b = bytearray(open('textwrap', 'rb').read())
+struct.pack_into('<I', b, shoff + 40*1 + 12, 0xfffffff8)
+open('textwrap', 'wb').write(b)
 # Counts that do not add up.
 kpdata('morekern.kp', 2, {0: 4, 1: 1}, total=3)
 kpdata('badsum.kp', 2, {0: 4, 1: 1}, kern=4)
@@ -79,6 +94,10 @@ wantkprof 4294967295 4294967295 100 '42949673020\t100.0\tf'
 expect kpdata-saturated-bins 0 -h 100 sections saturated.kp
 wantfile ring.want
 expect kprof-q-ring 0 -q ring ring.gmon
+want '' 'kprof: selflink: corrupt ELF file (symbol string table)\n'
+expect kprof-strings-not-a-string-table 1 -h 100 selflink f.kp
+want '' 'kprof: textwrap: corrupt ELF file (.text section)\n'
+expect kprof-text-wraps 1 -h 100 textwrap f.kp
 
 hostin prof elfhostile
 want '' 'prof: longnames: symbol name longer than 512 bytes\n'
@@ -87,5 +106,7 @@ wantprof 5 c0100000 100 '50\t100.0\ta'
 expect prof-shared-prefixes 0 shared shared.gmon
 want '' 'prof: longsecnames: section name longer than 512 bytes\n'
 expect prof-long-section-names 1 longsecnames shared.gmon
+want '' 'prof: selflink: corrupt ELF file (symbol string table)\n'
+expect prof-strings-not-a-string-table 1 selflink shared.gmon
 
 summary elfhostile

@@ -39,6 +39,7 @@ enum {
 	SHDRSIZE	= 40,	/* in a section header */
 	SYMSIZE		= 16,	/* in a symbol */
 	SHT_SYMTAB	= 2,
+	SHT_STRTAB	= 3,
 	STB_LOCAL	= 0,
 	STT_NOTYPE	= 0,
 	STT_FUNC	= 2,
@@ -398,7 +399,7 @@ getsyms(Symtab *t, Ehdr *eh, Shdr *sh, uint32_t textndx)
 	if(sh->link >= eh->shnum)
 		return corrupt(t, "symbol string table");
 	getshdr(t, eh, sh->link, &str);
-	if(!inside(t->len, str.offset, str.size))
+	if(str.type != SHT_STRTAB || !inside(t->len, str.offset, str.size))
 		return corrupt(t, "symbol string table");
 	strtab.p = t->image + str.offset;
 	strtab.len = str.size;
@@ -483,6 +484,9 @@ findsyms(Symtab *t)
 	}
 	if(textndx == 0)
 		return failed(t, "no .text section");
+	/* Bins and symbols are offsets into text: it must not wrap past 2^32. */
+	if(t->textsize == 0 || t->textbase + t->textsize < t->textbase)
+		return corrupt(t, ".text section");
 	if(symndx == 0)
 		return failed(t, "no symbol table");
 	getshdr(t, &eh, symndx, &sh);
