@@ -126,6 +126,25 @@ readtext(Row *r, int n)
 }
 
 /*
+ * Whether some unit of the DWARF has a line table libdw reads: one cut
+ * short, or of no bytes, made every row "assembly", with status 0.
+ */
+static int
+haslines(Dwarf *dw)
+{
+	Dwarf_Off off, next;
+	Dwarf_Lines *lines;
+	Dwarf_Die cu;
+	size_t hsize, nlines;
+
+	for(off = 0; dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0; off = next)
+		if(dwarf_offdie(dw, off + hsize, &cu) != NULL
+		&& dwarf_getsrclines(&cu, &lines, &nlines) == 0 && nlines > 0)
+			return 1;
+	return 0;
+}
+
+/*
  * Print the profile by source line of kpdata's cells, for the kernel
  * at path whose symbols are k.
  */
@@ -146,6 +165,8 @@ srclines(Symtab *k, const char *path, const uint32_t *cell, unsigned long hz)
 	dw = dwarf_begin(fd, DWARF_C_READ);
 	if(dw == NULL)
 		fatal("%s: no DWARF line table (%s): build the kernel with -g", path, dwarf_errmsg(-1));
+	if(!haslines(dw))
+		fatal("%s: no DWARF line table that can be read: build the kernel with -g", path);
 	nbins = kpnbins(k);
 	r = calloc(nbins + 1, sizeof r[0]);
 	if(r == NULL)

@@ -298,6 +298,21 @@ check lines-missing-said grep -qxF "srcline: $file: No such file or directory; i
 mkdata dsk 10 10 14 0:10
 want '' 'srcline: sk: no DWARF line table (no DWARF information): build the kernel with -g\n'
 expect lines-no-dwarf 1 -h 100 sk dsk
+# A line table cut to 10 bytes: every row was "assembly", with status 0.
+python3 - "$kernel" cutline <<'EOF2'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+shoff, = struct.unpack_from('<I', b, 32)
+shnum, shstrndx = struct.unpack_from('<HH', b, 48)
+stroff, = struct.unpack_from('<I', b, shoff + 40*shstrndx + 16)
+for i in range(shnum):
+    name, = struct.unpack_from('<I', b, shoff + 40*i)
+    if b[stroff + name:stroff + name + 12] == b'.debug_line\0':
+        struct.pack_into('<I', b, shoff + 40*i + 20, 10)
+open(sys.argv[2], 'wb').write(b)
+EOF2
+want '' 'srcline: cutline: no DWARF line table that can be read: build the kernel with -g\n'
+expect lines-cut-dwarf 1 -h 100 cutline l1
 want '' 'usage: srcline [-h hz] kernel kpdata\n'
 expect srcline-usage 1 sk
 expect srcline-bad-flag 1 -l sk dsk
