@@ -89,7 +89,7 @@ fi
 
 # Also makes sure QEMU is 10 or later (QEMU 7.2's -icount gives the
 # processors unequal turns), or fails saying so: one run of
-# qemu-system-i386 --version a boot, 0.08 s of CPU, is enough.
+# qemu-system-i386 --version a boot is enough.
 tools/install-deps
 
 if ! log=$(tools/build 2>&1); then

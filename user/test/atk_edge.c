@@ -55,7 +55,6 @@ enum {
 
 #define USED(x)	((void)(x))
 
-
 /*
  * deep: /tmp/deep/d/d/... as deep as a path reaches (255 bytes, its
  * NUL making PATHMAX), each made relative to the last.  From the

@@ -57,7 +57,6 @@ enum {
 	Nmount	= 32,		/* the mount table (kern/dat.h) */
 };
 
-
 /* A page of heap whose next page is not there: its address. */
 static char *
 edgepage(void)

@@ -48,7 +48,6 @@ enum {
 #define USED(x)	((void)(x))
 #define nelem(a)	(sizeof(a)/sizeof((a)[0]))
 
-
 /*
  * calls: the heap's last two pages are S, which stays, and T, which
  * the toggler takes away and gives back.  S holds the paths and a

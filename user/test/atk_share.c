@@ -47,7 +47,6 @@ enum {
 	Argmax	= 4096,
 };
 
-
 /* blocked: what each thread sends back on the result pipe, from its own stack. */
 typedef struct Res Res;
 struct Res {
